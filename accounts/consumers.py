@@ -1,0 +1,39 @@
+"""The per-player notification socket: new messages, invitations, lobby changes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from config.websocket import JsonConsumer
+
+
+def user_group(user_id: int) -> str:
+    return f"user.{user_id}"
+
+
+class NotificationConsumer(JsonConsumer):
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        self.groups_joined: list[str] = []
+        if user is not None and user.is_authenticated:
+            group = user_group(user.pk)
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.groups_joined.append(group)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def notify(self, event: dict[str, Any]) -> None:
+        await self.send_json(event["payload"])
+
+    async def worker_pong(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "worker_pong", "text": event["text"]})
+
+    async def on_worker_ping(self, message: dict[str, Any]) -> None:
+        """Round trip through a Celery worker (used by the health page and tests)."""
+        from config.celery import ping_channel
+
+        text = str(message.get("text", ""))[:64]
+        ping_channel.delay(self.channel_name, text)

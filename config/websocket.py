@@ -1,0 +1,83 @@
+"""A JSON websocket consumer that refuses bad input before any handler runs.
+
+Every socket of the site goes through this class: frames over the size cap close
+the socket (1009), a flood closes it (1008, as lila-ws does), malformed JSON or an
+unknown message type gets an error frame to that client only and changes nothing.
+Handlers are ``async def on_<type>(self, message: dict)`` methods.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+logger = logging.getLogger(__name__)
+
+CLOSE_POLICY = 1008  # rate limit exceeded
+CLOSE_TOO_BIG = 1009
+
+
+class TokenBucket:
+    """``capacity`` messages, refilled evenly over ``period`` seconds."""
+
+    def __init__(self, capacity: int, period: float, *, clock=time.monotonic) -> None:
+        self.capacity = capacity
+        self.rate = capacity / period
+        self.tokens = float(capacity)
+        self.clock = clock
+        self.updated = clock()
+
+    def take(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.rate)
+        self.updated = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class JsonConsumer(AsyncWebsocketConsumer):
+    """Parse, size-check and rate-limit inbound frames; dispatch by ``type``."""
+
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        self.bucket = TokenBucket(settings.WS_RATE_MESSAGES, settings.WS_RATE_SECONDS)
+        await super().websocket_connect(message)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        raw = text_data if text_data is not None else bytes_data or b""
+        if len(raw.encode() if isinstance(raw, str) else raw) > settings.WS_MAX_MESSAGE_BYTES:
+            await self.close(code=CLOSE_TOO_BIG)
+            return
+        if not self.bucket.take():
+            logger.info("closing a flooding socket %s", self.channel_name)
+            await self.close(code=CLOSE_POLICY)
+            return
+        try:
+            message = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            await self.send_error("malformed", "The message is not valid JSON.")
+            return
+        kind = message.get("type") if isinstance(message, dict) else None
+        handler = getattr(self, f"on_{kind}", None) if isinstance(kind, str) and kind.isidentifier() else None
+        if handler is None:
+            await self.send_error("unknown_type", "Unknown message type.", ref=message)
+            return
+        await handler(message)
+
+    async def send_json(self, content: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(content, separators=(",", ":")))
+
+    async def send_error(self, code: str, text: str, *, ref: Any = None, **extra: Any) -> None:
+        payload: dict[str, Any] = {"type": "error", "code": code, "message": str(text), **extra}
+        if isinstance(ref, dict) and isinstance(ref.get("id"), str | int):
+            payload["id"] = ref["id"]
+        await self.send_json(payload)
+
+    async def on_ping(self, message: dict[str, Any]) -> None:
+        await self.send_json({"type": "pong"})

@@ -1,0 +1,77 @@
+"""The contract every game engine follows (SPEC section 2).
+
+An engine is a stateless object; positions ("states") are immutable values that
+the engine creates and reads. The same engine object serves live matches, the
+computer players, replays and tests, so nothing here may know about Django.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+Side = int  # 0 moves first, 1 second
+State = Any  # each engine defines its own immutable, hashable state type
+
+
+class IllegalMove(ValueError):
+    """A move token that is malformed, off the board or not legal here."""
+
+
+class InvalidPosition(ValueError):
+    """A stored state or position text that is malformed or impossible."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished position ended.
+
+    ``winner`` is 0 or 1, or None for a draw. ``reason`` is a short slug
+    (``"count"``, ``"line"``, ``"wipeout"``, ``"board_full"``, ...) that the site
+    translates for players.
+    """
+
+    winner: Side | None
+    score: tuple[int, int]
+    reason: str
+
+
+@runtime_checkable
+class Engine(Protocol):
+    slug: ClassVar[str]
+    name: ClassVar[str]
+    pass_move: ClassVar[str | None]  # "pass", "0000" or None when a game never passes
+
+    def initial(self) -> State: ...
+    def to_move(self, state: State) -> Side: ...
+    def legal_moves(self, state: State) -> list[str]: ...
+    def play(self, state: State, move: str) -> State: ...
+    def score(self, state: State) -> tuple[int, int]: ...
+    def outcome(self, state: State) -> Outcome | None: ...
+    def dumps(self, state: State) -> dict[str, Any]: ...
+    def loads(self, data: dict[str, Any]) -> State: ...
+    def fen(self, state: State) -> str: ...
+    def from_fen(self, text: str) -> State: ...
+    def view(self, state: State) -> dict[str, Any]: ...
+
+
+def replay(engine: Engine, moves: list[str], start: State | None = None) -> State:
+    """The position after playing ``moves`` from ``start`` (the initial position)."""
+    state = engine.initial() if start is None else start
+    for move in moves:
+        state = engine.play(state, move)
+    return state
+
+
+def perft(engine: Engine, state: State, depth: int) -> int:
+    """Leaf count of the move tree to ``depth`` plies.
+
+    Forced passes count as plies; a finished game has no children, so it is a
+    leaf only when it sits exactly at the horizon.
+    """
+    if depth == 0:
+        return 1
+    moves = engine.legal_moves(state)
+    if depth == 1:
+        return len(moves)
+    return sum(perft(engine, engine.play(state, m), depth - 1) for m in moves)

@@ -1,0 +1,94 @@
+"""The settings module: embedded defaults, real services, production checks."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import sys
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from config import settings as site_settings
+from config.launcher import BASE_DIR
+
+
+def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL", "CELERY_"))}
+    clean.update(env)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=BASE_DIR, env=clean, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_bad_boolean_and_integer_variables_are_refused_with_their_name(monkeypatch):
+    monkeypatch.setenv("DJANGO_DEBUG", "maybe")
+    with pytest.raises(ImproperlyConfigured, match="DJANGO_DEBUG"):
+        site_settings.env_bool("DJANGO_DEBUG", False)
+    monkeypatch.setenv("DJANGO_CONN_MAX_AGE", "ten")
+    with pytest.raises(ImproperlyConfigured, match="DJANGO_CONN_MAX_AGE"):
+        site_settings.env_int("DJANGO_CONN_MAX_AGE", 600)
+    monkeypatch.setenv("DJANGO_ALLOWED_HOSTS", "a.example, b.example")
+    assert site_settings.env_list("DJANGO_ALLOWED_HOSTS", []) == ["a.example", "b.example"]
+
+
+def test_check_passes_on_embedded_defaults():
+    result = run_manage("check")
+    assert result.returncode == 0, result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_check_passes_with_real_service_urls_and_picks_them_up():
+    env = {"DATABASE_URL": "postgres://postgres@127.0.0.1:5432/test", "REDIS_URL": "redis://127.0.0.1:6379/0"}
+    result = run_manage("check", **env)
+    assert result.returncode == 0, result.stderr
+    shown = run_manage(
+        "shell", "--no-imports", "-c",
+        "from django.conf import settings as s; print(s.DATABASES['default']['ENGINE']); "
+        "print(s.CHANNEL_LAYERS['default']['BACKEND']); print(s.CELERY_BROKER_URL); "
+        "print(s.DATABASES['default']['CONN_MAX_AGE'])",
+        **env,
+    )
+    assert shown.stdout.split() == [
+        "django.db.backends.postgresql",
+        "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "redis://127.0.0.1:6379/0",
+        "600",
+    ], shown.stderr
+
+
+def test_rabbitmq_can_be_the_broker_while_redis_carries_the_channel_layer():
+    shown = run_manage(
+        "shell", "--no-imports", "-c", "from django.conf import settings as s; print(s.CELERY_BROKER_URL)",
+        REDIS_URL="redis://127.0.0.1:6379/0", CELERY_BROKER_URL="amqp://guest:guest@127.0.0.1:5672//",
+    )
+    assert shown.stdout.strip() == "amqp://guest:guest@127.0.0.1:5672//"
+
+
+def test_embedded_sqlite_is_set_up_for_a_web_process_and_a_worker_at_once():
+    db = site_settings.DATABASES["default"]
+    if db["ENGINE"] != "django.db.backends.sqlite3":
+        pytest.skip("this run uses DATABASE_URL")
+    assert "journal_mode=WAL" in db["OPTIONS"]["init_command"]
+    assert db["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+    assert db["OPTIONS"]["timeout"] >= 5
+    assert db["CONN_MAX_AGE"] > 0
+
+
+def test_deploy_check_is_clean_with_production_variables():
+    result = run_manage(
+        "check", "--deploy", "--fail-level", "WARNING",
+        DJANGO_DEBUG="0", DJANGO_SECRET_KEY=secrets.token_urlsafe(50), DJANGO_ALLOWED_HOSTS="games.example.org",
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_deploy_check_complains_when_https_is_switched_off():
+    result = run_manage(
+        "check", "--deploy", "--fail-level", "WARNING",
+        DJANGO_DEBUG="0", DJANGO_SECRET_KEY=secrets.token_urlsafe(50), DJANGO_HTTPS="0",
+    )
+    assert result.returncode != 0
+    assert "SECURE_SSL_REDIRECT" in result.stdout + result.stderr

@@ -1,0 +1,74 @@
+"""Websockets through the real ASGI application: origins, framing, flood control."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.testing import WebsocketCommunicator
+
+from config.asgi import application
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+def communicator(origin: str | None = "http://127.0.0.1:8000", path: str = "/ws/notify/") -> WebsocketCommunicator:
+    headers = [(b"host", b"127.0.0.1:8000")]
+    if origin is not None:
+        headers.append((b"origin", origin.encode()))
+    return WebsocketCommunicator(application, path, headers=headers)
+
+
+async def test_a_page_of_the_site_can_open_a_socket_and_get_answers():
+    ws = communicator()
+    connected, _ = await ws.connect()
+    assert connected
+    await ws.send_json_to({"type": "ping"})
+    assert await ws.receive_json_from() == {"type": "pong"}
+    await ws.disconnect()
+
+
+@pytest.mark.parametrize("origin", ["http://evil.example", None])
+async def test_a_socket_from_a_foreign_or_missing_origin_is_refused(origin):
+    ws = communicator(origin)
+    connected, _ = await ws.connect()
+    assert not connected
+
+
+async def test_malformed_json_and_unknown_types_get_a_clear_error_and_the_socket_stays_open():
+    ws = communicator()
+    await ws.connect()
+    await ws.send_to(text_data="{not json")
+    error = await ws.receive_json_from()
+    assert error["type"] == "error" and error["code"] == "malformed"
+    await ws.send_to(text_data=json.dumps([1, 2, 3]))
+    assert (await ws.receive_json_from())["code"] == "unknown_type"
+    await ws.send_json_to({"type": "__class__", "id": "x1"})
+    error = await ws.receive_json_from()
+    assert error["code"] == "unknown_type" and error["id"] == "x1"
+    await ws.send_json_to({"type": "ping"})
+    assert await ws.receive_json_from() == {"type": "pong"}
+    await ws.disconnect()
+
+
+async def test_an_oversized_frame_closes_the_socket(settings):
+    ws = communicator()
+    await ws.connect()
+    await ws.send_to(text_data=json.dumps({"type": "ping", "pad": "x" * (settings.WS_MAX_MESSAGE_BYTES + 1)}))
+    closed = await ws.receive_output()
+    assert closed == {"type": "websocket.close", "code": 1009}
+
+
+async def test_a_flood_closes_only_that_socket(settings):
+    settings.WS_RATE_MESSAGES = 5
+    flooder, calm = communicator(), communicator()
+    await flooder.connect()
+    await calm.connect()
+    for _ in range(5):
+        await flooder.send_json_to({"type": "ping"})
+        assert await flooder.receive_json_from() == {"type": "pong"}
+    await flooder.send_json_to({"type": "ping"})
+    assert await flooder.receive_output() == {"type": "websocket.close", "code": 1008}
+    await calm.send_json_to({"type": "ping"})
+    assert await calm.receive_json_from() == {"type": "pong"}
+    await calm.disconnect()

