@@ -1,0 +1,39 @@
+"""Who is behind a request or a websocket: a registered player or a guest."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from accounts.guests import Guest, get_guest
+
+
+@dataclass(frozen=True)
+class Identity:
+    user: Any | None  # accounts.User when registered
+    guest: Guest | None
+
+    @property
+    def is_registered(self) -> bool:
+        return self.user is not None
+
+    @property
+    def name(self) -> str:
+        if self.user is not None:
+            return self.user.username
+        return self.guest.name if self.guest else ""
+
+
+def identity_from_request(request, *, create_guest: bool = True) -> Identity:
+    if request.user.is_authenticated:
+        return Identity(user=request.user, guest=None)
+    return Identity(user=None, guest=get_guest(request.session, create=create_guest))
+
+
+def identity_from_scope(scope: dict) -> Identity:
+    """For consumers (sync context): a socket never creates a guest; the page did."""
+    user = scope.get("user")
+    if user is not None and user.is_authenticated:
+        return Identity(user=user, guest=None)
+    session = scope.get("session")
+    return Identity(user=None, guest=get_guest(session, create=False) if session is not None else None)

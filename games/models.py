@@ -1,0 +1,202 @@
+"""Stored games and their moves.
+
+The position is always re-derivable from the ``Move`` rows; ``Game.state`` is a
+cache of the engine's ``dumps`` after the last move so a page or a socket does
+not replay the whole game.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games.engines import ENGINES, get
+
+GAME_CHOICES = [(slug, engine.name) for slug, engine in ENGINES.items()]
+AI_LEVEL_CHOICES = [("easy", _("Easy")), ("medium", _("Medium")), ("hard", _("Hard"))]
+# Minutes per player for the whole game; 0 = untimed (computer games only).
+TIME_CONTROL_CHOICES = [1, 3, 5, 10, 15]
+DEFAULT_TIME_MINUTES = 5
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting for an opponent")
+        ACTIVE = "active", _("In progress")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
+
+    class Kind(models.TextChoices):
+        """How the game was set up."""
+
+        COMPUTER = "computer", _("Against the computer")
+        INVITE_LINK = "link", _("Invite link")
+        DIRECT = "direct", _("Direct invitation")
+        LOBBY = "lobby", _("Open challenge")
+
+    game = models.CharField(max_length=20, choices=GAME_CHOICES, db_index=True)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True)
+
+    # Each side is a registered player, a guest (session key) or the computer at a level.
+    user0 = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    guest0_key = models.CharField(max_length=40, blank=True, db_index=True)
+    guest0_name = models.CharField(max_length=40, blank=True)
+    ai0 = models.CharField(max_length=10, blank=True, choices=AI_LEVEL_CHOICES)
+    user1 = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    guest1_key = models.CharField(max_length=40, blank=True, db_index=True)
+    guest1_name = models.CharField(max_length=40, blank=True)
+    ai1 = models.CharField(max_length=10, blank=True, choices=AI_LEVEL_CHOICES)
+    ready0 = models.BooleanField(default=False)
+    ready1 = models.BooleanField(default=False)
+
+    # Setting up: who may join.
+    invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
+    invited_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    # Play.
+    ply = models.PositiveIntegerField(default=0)
+    version = models.PositiveIntegerField(default=0)  # bumped by every broadcast event
+    state = models.JSONField(default=dict)
+    redo_moves = models.JSONField(default=list, blank=True)  # computer games: moves taken back
+
+    # Clocks, in milliseconds left at ``turn_started_at`` (only the mover's runs).
+    time_control = models.PositiveIntegerField(default=DEFAULT_TIME_MINUTES * 60)  # seconds each; 0 = untimed
+    clock0_ms = models.IntegerField(default=0)
+    clock1_ms = models.IntegerField(default=0)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+
+    # Draw offers (human games): who offers, when, and the cool-down after a decline.
+    draw_offer_side = models.SmallIntegerField(null=True, blank=True)
+    draw_offer_at = models.DateTimeField(null=True, blank=True)
+    draw_offer_ply = models.PositiveIntegerField(null=True, blank=True)
+    draw_declined_ply0 = models.PositiveIntegerField(null=True, blank=True)
+    draw_declined_ply1 = models.PositiveIntegerField(null=True, blank=True)
+
+    # Result.
+    winner = models.SmallIntegerField(null=True, blank=True)
+    end_reason = models.CharField(max_length=20, blank=True)
+    score0 = models.IntegerField(default=0)
+    score1 = models.IntegerField(default=0)
+    rated = models.BooleanField(default=False)
+    unrated_reason = models.CharField(max_length=40, blank=True)
+    # Ranking place of each player in this game when it ended (set by ratings).
+    place0_at_end = models.PositiveIntegerField(null=True, blank=True)
+    place1_at_end = models.PositiveIntegerField(null=True, blank=True)
+
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "kind"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} #{self.pk}: {self.side_name(0)} v {self.side_name(1)}"
+
+    def get_absolute_url(self) -> str:
+        return f"/play/{self.pk}/"
+
+    # --- sides ---------------------------------------------------------------
+    def user_of(self, side: int):
+        return self.user0 if side == 0 else self.user1
+
+    def user_id_of(self, side: int) -> int | None:
+        return self.user0_id if side == 0 else self.user1_id
+
+    def guest_key_of(self, side: int) -> str:
+        return self.guest0_key if side == 0 else self.guest1_key
+
+    def ai_of(self, side: int) -> str:
+        return self.ai0 if side == 0 else self.ai1
+
+    def side_is_taken(self, side: int) -> bool:
+        return bool(self.user_id_of(side) or self.guest_key_of(side) or self.ai_of(side))
+
+    def side_name(self, side: int) -> str:
+        if self.ai_of(side):
+            return str(_("Computer (%(level)s)") % {"level": _(self.ai_of(side).capitalize())})
+        user = self.user_of(side)
+        if user is not None:
+            return user.username
+        return (self.guest0_name if side == 0 else self.guest1_name) or "?"
+
+    def side_of(self, identity) -> int | None:
+        """The side played by this identity, or None for a spectator."""
+        for side in (0, 1):
+            if identity.user is not None and self.user_id_of(side) == identity.user.pk:
+                return side
+            if identity.guest is not None and self.guest_key_of(side) == identity.guest.key:
+                return side
+        return None
+
+    @property
+    def against_computer(self) -> bool:
+        return bool(self.ai0 or self.ai1)
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+    @property
+    def engine(self):
+        return get(self.game)
+
+    def engine_state(self) -> Any:
+        return self.engine.loads(self.state) if self.state else self.engine.initial()
+
+    def clock_ms(self, side: int) -> int:
+        return self.clock0_ms if side == 0 else self.clock1_ms
+
+
+class Move(models.Model):
+    """One ply: the token as the engine spells it, who played it, and the clocks."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveIntegerField()  # 0-based index of this move
+    token = models.CharField(max_length=8)
+    side = models.SmallIntegerField()
+    client_id = models.CharField(max_length=40, blank=True)  # the sender's id, for resent moves
+    time_used_ms = models.IntegerField(default=0)
+    clock_left_ms = models.IntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "ply"]
+        constraints = [models.UniqueConstraint(fields=["game", "ply"], name="games_move_one_per_ply")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}:{self.ply} {self.token}"
+
+
+class Favourite(models.Model):
+    """A game a player starred in their history (private to that player)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="favourite_games")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="games_favourite_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} ★ {self.game_id}"
