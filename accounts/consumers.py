@@ -7,6 +7,9 @@ from typing import Any
 from config.websocket import JsonConsumer
 
 
+LOBBY_GROUP = "lobby"  # every open page hears that the list of open challenges changed
+
+
 def user_group(user_id: int) -> str:
     return f"user.{user_id}"
 
@@ -14,7 +17,8 @@ def user_group(user_id: int) -> str:
 class NotificationConsumer(JsonConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
-        self.groups_joined: list[str] = []
+        self.groups_joined: list[str] = [LOBBY_GROUP]
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         if user is not None and user.is_authenticated:
             group = user_group(user.pk)
             await self.channel_layer.group_add(group, self.channel_name)

@@ -76,6 +76,7 @@ class Game(models.Model):
     ply = models.PositiveIntegerField(default=0)
     version = models.PositiveIntegerField(default=0)  # bumped by every broadcast event
     state = models.JSONField(default=dict)
+    tokens = models.JSONField(default=list, blank=True)  # the move tokens so far (cache of Move rows)
     redo_moves = models.JSONField(default=list, blank=True)  # computer games: moves taken back
 
     # Clocks, in milliseconds left at ``turn_started_at`` (only the mover's runs).

@@ -4,4 +4,14 @@ from games import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("play/new/", views.new_game, name="new_game"),
+    path("play/<int:game_id>/", views.play, name="play"),
+    path("play/<int:game_id>/take/", views.take_challenge, name="take_challenge"),
+    path("play/<int:game_id>/decline/", views.decline, name="decline_invitation"),
+    path("play/<int:game_id>/cancel/", views.cancel, name="cancel_game"),
+    path("play/<int:game_id>/replay/", views.replay, name="replay"),
+    path("play/<int:game_id>/record.txt", views.record, name="record"),
+    path("join/<str:token>/", views.join, name="join"),
+    path("lobby.json", views.lobby, name="lobby"),
+    path("rules/<slug:slug>/", views.rules, name="rules"),
 ]

@@ -1,9 +1,232 @@
+"""HTTP pages of live play. Thin: parse, authorise, call a service, render."""
+
 from __future__ import annotations
 
-from django.shortcuts import render
+from django.contrib import messages
+from django.db.models import Q
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from accounts.identity import identity_from_request
+from games import events, services
+from games.engines import ENGINES
+from games.engines.record import dump_record
+from games.forms import NewGameForm
+from games.models import Game
+
+
+def _open_challenges(request):
+    """Open lobby challenges this viewer may see (blocks hide them both ways)."""
+    from accounts.services.blocks import either_blocked
+
+    games = Game.objects.filter(status=Game.Status.WAITING, kind=Game.Kind.LOBBY).select_related(
+        "created_by"
+    )[:50]
+    user = request.user if request.user.is_authenticated else None
+    visible = []
+    for game in games:
+        if user is not None and game.created_by_id and game.created_by_id != user.pk:
+            if either_blocked(game.created_by, user):
+                continue
+        visible.append(game)
+    return visible
+
+
+def _invitations(request):
+    if not request.user.is_authenticated:
+        return []
+    return list(
+        Game.objects.filter(status=Game.Status.WAITING, kind=Game.Kind.DIRECT, invited_user=request.user)
+        .select_related("created_by")
+    )
 
 
 def home(request):
-    from games.engines import ENGINES
+    identity = identity_from_request(request, create_guest=False)
+    form = NewGameForm(initial={"level": _default_level(request)})
+    mine = []
+    if identity.user or identity.guest:
+        mine = [
+            game for game in Game.objects.filter(status__in=[Game.Status.WAITING, Game.Status.ACTIVE])
+            .filter(_seat_filter(identity)).select_related("user0", "user1")[:20]
+        ]
+    return render(
+        request,
+        "games/home.html",
+        {
+            "engines": ENGINES.values(),
+            "form": form,
+            "challenges": _open_challenges(request),
+            "invitations": _invitations(request),
+            "my_games": mine,
+        },
+    )
 
-    return render(request, "games/home.html", {"engines": ENGINES.values()})
+
+def _default_level(request) -> str:
+    try:
+        from accounts.services.preferences import get_preferences
+
+        return get_preferences(request).get("ai_level", "easy")
+    except ImportError:
+        return "easy"
+
+
+def _seat_filter(identity) -> Q:
+    if identity.user is not None:
+        return Q(user0=identity.user) | Q(user1=identity.user)
+    if identity.guest is not None:
+        return Q(guest0_key=identity.guest.key) | Q(guest1_key=identity.guest.key)
+    return Q(pk__in=[])
+
+
+@require_POST
+def new_game(request):
+    form = NewGameForm(request.POST)
+    if not form.is_valid():
+        return render(request, "games/new_game.html", {"form": form}, status=400)
+    data = form.cleaned_data
+    identity = identity_from_request(request)
+    try:
+        if data["opponent"] == "computer":
+            game = services.create_computer_game(
+                identity=identity, game=data["game"], level=data["level"], side=data["side_number"],
+                minutes=data["minutes"],
+            )
+        else:
+            game = services.create_human_game(
+                identity=identity, game=data["game"], kind=data["opponent"], side=data["side_number"],
+                minutes=data["minutes"], invited_user=data.get("invited_user"),
+            )
+    except services.GameError as exc:
+        form.add_error(None, exc.message)
+        return render(request, "games/new_game.html", {"form": form}, status=400)
+    return redirect(game.get_absolute_url())
+
+
+def play(request, game_id: int):
+    game = get_object_or_404(Game.objects.select_related("user0", "user1"), pk=game_id)
+    identity = identity_from_request(request)  # a guest identity exists before the socket opens
+    side = game.side_of(identity)
+    return render(
+        request,
+        "games/play.html",
+        {
+            "game": game,
+            "side": side,
+            "snapshot": {**events.snapshot(game), "you": side},
+            "invite_url": request.build_absolute_uri(f"/join/{game.invite_token}/"),
+        },
+    )
+
+
+def join(request, token: str):
+    game = get_object_or_404(Game, invite_token=token)
+    identity = identity_from_request(request)
+    if game.side_of(identity) is not None or game.status != Game.Status.WAITING:
+        return redirect(game.get_absolute_url())
+    if request.method == "POST":
+        try:
+            services.join_game(game_id=game.pk, identity=identity)
+        except services.GameError as exc:
+            messages.error(request, exc.message)
+            return redirect("home")
+        return redirect(game.get_absolute_url())
+    return render(request, "games/join.html", {"game": game})
+
+
+@require_POST
+def take_challenge(request, game_id: int):
+    return _post_service(request, game_id, services.join_game)
+
+
+@require_POST
+def decline(request, game_id: int):
+    _post_service(request, game_id, services.decline_invitation)
+    return redirect("home")
+
+
+@require_POST
+def cancel(request, game_id: int):
+    _post_service(request, game_id, services.cancel_waiting_game)
+    return redirect("home")
+
+
+def _post_service(request, game_id: int, func):
+    identity = identity_from_request(request)
+    try:
+        game = func(game_id=game_id, identity=identity)
+    except services.GameError as exc:
+        messages.error(request, exc.message)
+        return redirect("home")
+    return redirect(game.get_absolute_url())
+
+
+def lobby(request):
+    """The open challenges, for the home page's live list."""
+    return JsonResponse(
+        {
+            "challenges": [
+                {
+                    "id": game.pk,
+                    "game": game.game,
+                    "name": game.get_game_display(),
+                    "by": game.created_by.username if game.created_by else "",
+                    "minutes": game.time_control // 60,
+                    "mine": request.user.is_authenticated and game.created_by_id == request.user.pk,
+                }
+                for game in _open_challenges(request)
+            ],
+            "invitations": [
+                {"id": game.pk, "game": game.game, "name": game.get_game_display(),
+                 "by": game.created_by.username if game.created_by else ""}
+                for game in _invitations(request)
+            ],
+        }
+    )
+
+
+def replay(request, game_id: int):
+    game = get_object_or_404(Game.objects.select_related("user0", "user1"), pk=game_id)
+    if game.status == Game.Status.WAITING:
+        raise Http404
+    engine = game.engine
+    state = engine.initial()
+    positions = [engine.view(state)]
+    for token in game.tokens:
+        state = engine.play(state, token)
+        positions.append(engine.view(state))
+    return render(
+        request, "games/replay.html",
+        {"game": game, "replay": {"game": game.game, "moves": game.tokens, "positions": positions,
+                                   "snapshot": events.snapshot(game)}},
+    )
+
+
+def record(request, game_id: int):
+    game = get_object_or_404(Game.objects.select_related("user0", "user1"), pk=game_id)
+    if game.status == Game.Status.WAITING:
+        raise Http404
+    result = "*"
+    if game.is_over:
+        result = {0: "1-0", 1: "0-1"}.get(game.winner, "1/2-1/2") if game.status == Game.Status.FINISHED else "*"
+    headers = {
+        "Site": request.get_host(),
+        "Date": (game.started_at or game.created_at).strftime("%Y.%m.%d"),
+        "Player0": game.side_name(0),
+        "Player1": game.side_name(1),
+        "Result": result,
+        "Termination": game.end_reason or "unterminated",
+    }
+    text = dump_record(game.engine, list(game.tokens), headers)
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{game.game}-{game.pk}.txt"'
+    return response
+
+
+def rules(request, slug: str):
+    if slug not in ENGINES:
+        raise Http404
+    return render(request, f"games/rules/{slug}.html", {"engine": ENGINES[slug]})
+

@@ -76,3 +76,10 @@ def user_factory(db, django_user_model):
         return django_user_model.objects.create_user(username=name, password=password, **fields)
 
     return make
+
+
+def pytest_configure(config):
+    from django.conf import settings
+
+    # Real hashers cost ~0.3 s per user; tests create hundreds.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

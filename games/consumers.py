@@ -1,0 +1,184 @@
+"""The websocket of one game, for its two players and any spectators.
+
+Thin by design: parse, find out who is asking, call a service in a database
+thread, answer the sender. Broadcasts come only from the services (after
+commit), so a move made over HTTP or by a Celery task looks the same.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from django.core.cache import cache
+from django.utils.translation import gettext as _
+
+from accounts.identity import Identity, identity_from_scope
+from config.websocket import JsonConsumer
+from games import events, services, tasks
+from games.models import Game
+
+CLOSE_NOT_FOUND = 4404
+PRESENCE_TTL = 6 * 3600
+
+
+def _presence_key(game_id: int, side: int) -> str:
+    return f"presence:{game_id}:{side}"
+
+
+@database_sync_to_async
+def _load(game_id: int, scope: dict) -> tuple[Game | None, Identity, int | None]:
+    identity = identity_from_scope(scope)
+    game = Game.objects.select_related("user0", "user1").filter(pk=game_id).first()
+    return game, identity, (game.side_of(identity) if game else None)
+
+
+@database_sync_to_async
+def _snapshot(game_id: int) -> dict[str, Any]:
+    return events.snapshot(Game.objects.select_related("user0", "user1").get(pk=game_id))
+
+
+def _presence(game_id: int) -> list[bool]:
+    return [bool(cache.get(_presence_key(game_id, side))) for side in (0, 1)]
+
+
+def _presence_change(game_id: int, side: int, delta: int) -> None:
+    key = _presence_key(game_id, side)
+    cache.add(key, 0, PRESENCE_TTL)
+    try:
+        if cache.incr(key, delta) < 0:
+            cache.set(key, 0, PRESENCE_TTL)
+    except ValueError:  # expired between add and incr
+        cache.set(key, max(0, delta), PRESENCE_TTL)
+
+
+class GameConsumer(JsonConsumer):
+    game_id: int
+    side: int | None
+    identity: Identity
+
+    async def connect(self) -> None:
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        game, self.identity, self.side = await _load(self.game_id, self.scope)
+        if game is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        await self.channel_layer.group_add(events.game_group(self.game_id), self.channel_name)
+        await self.accept()
+        if self.side is not None:
+            await database_sync_to_async(_presence_change)(self.game_id, self.side, +1)
+            await self._broadcast_presence(online=True)
+            # A reconnect is the moment to catch up on anything that was missed:
+            # a clock that ran out meanwhile, a computer move whose task was lost.
+            await database_sync_to_async(services.ensure_progress)(self.game_id)
+        await self.send_state()
+
+    async def disconnect(self, code: int) -> None:
+        if not hasattr(self, "identity"):
+            return
+        await self.channel_layer.group_discard(events.game_group(self.game_id), self.channel_name)
+        if self.side is not None:
+            await database_sync_to_async(_presence_change)(self.game_id, self.side, -1)
+            await self._broadcast_presence(online=False)
+
+    async def _broadcast_presence(self, *, online: bool) -> None:
+        await self.channel_layer.group_send(
+            events.game_group(self.game_id), {"type": "game.presence", "side": self.side, "online": online}
+        )
+
+    async def send_state(self, *, reply_to: Any = None) -> None:
+        payload = await _snapshot(self.game_id)
+        online = await database_sync_to_async(_presence)(self.game_id)
+        message = {"type": "state", "v": payload["v"], "you": self.side, "online": online, "game": payload}
+        if reply_to is not None:
+            message["id"] = reply_to
+        await self.send_json(message)
+
+    # --- events from the group -----------------------------------------------------
+
+    async def game_event(self, event: dict[str, Any]) -> None:
+        game = event["game"]
+        await self.send_json({"type": "event", "event": event["event"], "v": game["v"], "you": self.side, "game": game})
+
+    async def game_presence(self, event: dict[str, Any]) -> None:
+        if event["side"] != self.side:
+            await self.send_json({"type": "presence", "side": event["side"], "online": event["online"]})
+
+    async def game_error(self, event: dict[str, Any]) -> None:
+        await self.send_error(event["code"], event["message"])
+
+    # --- commands from the client ----------------------------------------------------
+
+    async def _run(self, message: dict[str, Any], func, **kwargs: Any) -> Any:
+        """Call a service for this player; refusals go back to this socket only."""
+        if self.side is None:
+            await self.send_error("spectator", _("You are watching this game, not playing it."), ref=message)
+            return None
+        try:
+            return await database_sync_to_async(func)(game_id=self.game_id, identity=self.identity, **kwargs)
+        except services.GameError as exc:
+            await self.send_error(exc.code, exc.message, ref=message)
+            if exc.code in ("stale", "not_your_turn", "game_over"):
+                await self.send_state()
+            return None
+
+    async def on_sync(self, message: dict[str, Any]) -> None:
+        await self.send_state(reply_to=message.get("id"))
+
+    async def on_move(self, message: dict[str, Any]) -> None:
+        token, ply, client_id = message.get("move"), message.get("ply"), message.get("id", "")
+        if not isinstance(token, str) or not isinstance(ply, int) or isinstance(ply, bool) or len(token) > 8:
+            await self.send_error("malformed", _("A move needs a move token and the ply number."), ref=message)
+            return
+        if not isinstance(client_id, str | int):
+            client_id = ""
+        result = await self._run(message, services.play_move, token=token, ply=ply, client_id=str(client_id))
+        if result is None:
+            return
+        if result.flagged:
+            await self.send_error("timeout", _("Your time ran out before the move arrived."), ref=message)
+            return
+        await self.send_json(
+            {"type": "ack", "id": message.get("id"), "ply": result.ply, "v": result.version,
+             "duplicate": result.duplicate}
+        )
+
+    async def on_resign(self, message: dict[str, Any]) -> None:
+        await self._run(message, services.resign, reason="resign")
+
+    async def on_exit(self, message: dict[str, Any]) -> None:
+        await self._run(message, services.resign, reason="exit")
+
+    async def on_abort(self, message: dict[str, Any]) -> None:
+        await self._run(message, services.abort)
+
+    async def on_undo(self, message: dict[str, Any]) -> None:
+        await self._run(message, services.undo)
+
+    async def on_redo(self, message: dict[str, Any]) -> None:
+        await self._run(message, services.redo)
+
+    async def on_new_game(self, message: dict[str, Any]) -> None:
+        game = await self._run(message, services.rematch_computer)
+        if game is not None:
+            await self.send_json({"type": "redirect", "url": game.get_absolute_url()})
+
+    async def _draw(self, message: dict[str, Any], command: str) -> None:
+        if self.side is None:
+            await self.send_error("spectator", _("You are watching this game, not playing it."), ref=message)
+            return
+        user_id = self.identity.user.pk if self.identity.user else None
+        guest_key = self.identity.guest.key if self.identity.guest else None
+        # Draw offers are processed by a worker (they also schedule their own lapse).
+        await database_sync_to_async(tasks.draw_command.delay)(
+            self.game_id, command, user_id, guest_key, self.channel_name
+        )
+
+    async def on_offer_draw(self, message: dict[str, Any]) -> None:
+        await self._draw(message, "offer")
+
+    async def on_accept_draw(self, message: dict[str, Any]) -> None:
+        await self._draw(message, "accept")
+
+    async def on_decline_draw(self, message: dict[str, Any]) -> None:
+        await self._draw(message, "decline")

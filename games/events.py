@@ -1,0 +1,107 @@
+"""What a game tells its sockets, and the one function that sends it.
+
+Every event carries the game's ``v`` (version) and the full snapshot, so a client
+that missed an event simply renders the newer one: it can never show a stale
+position, and it never has to apply a diff. Clients ignore events whose ``v``
+is not newer than what they show. The protocol is described in docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.utils import timezone
+
+from accounts.consumers import LOBBY_GROUP
+from games.models import Game
+
+
+def game_group(game_id: int) -> str:
+    return f"game.{game_id}"
+
+
+def _player(game: Game, side: int) -> dict[str, Any] | None:
+    if not game.side_is_taken(side):
+        return None
+    if game.ai_of(side):
+        kind = "computer"
+    elif game.user_id_of(side):
+        kind = "user"
+    else:
+        kind = "guest"
+    return {"name": game.side_name(side), "kind": kind, "level": game.ai_of(side) or None}
+
+
+def snapshot(game: Game) -> dict[str, Any]:
+    """Everything a board page needs to draw the game, for any viewer."""
+    from games.services import remaining_ms
+
+    engine = game.engine
+    state = game.engine_state()
+    now = timezone.now()
+    position = engine.view(state)
+    running = None
+    if game.status == Game.Status.ACTIVE and game.time_control:
+        running = engine.to_move(state)
+    result = None
+    if game.is_over:
+        result = {"winner": game.winner, "reason": game.end_reason, "score": [game.score0, game.score1]}
+    return {
+        "id": game.pk,
+        "game": game.game,
+        "name": engine.name,
+        "kind": game.kind,
+        "status": game.status,
+        "v": game.version,
+        "ply": game.ply,
+        "moves": list(game.tokens),
+        "last_move": game.tokens[-1] if game.tokens else None,
+        "players": [_player(game, 0), _player(game, 1)],
+        "position": position,
+        "clock": {
+            "timed": bool(game.time_control),
+            "initial_ms": game.time_control * 1000,
+            "ms": [max(0, remaining_ms(game, 0, now=now)), max(0, remaining_ms(game, 1, now=now))],
+            "running": running,
+            "at": int(time.time() * 1000),
+        },
+        "draw_offer": game.draw_offer_side,
+        "result": result,
+        "rated": game.rated,
+        "can_redo": bool(game.redo_moves),
+        "invite_token": game.invite_token if game.status == Game.Status.WAITING else None,
+    }
+
+
+def send_game_event(game_id: int, event: str, payload: dict[str, Any], **extra: Any) -> None:
+    """Broadcast a committed change to the game's sockets (players and spectators)."""
+    layer = get_channel_layer()
+    async_to_sync(layer.group_send)(
+        game_group(game_id), {"type": "game.event", "event": event, "game": payload, **extra}
+    )
+
+
+def send_lobby_event(game_id: int) -> None:
+    """Tell lobby pages to refresh, and an invited player about their invitation."""
+    from accounts.consumers import user_group
+
+    layer = get_channel_layer()
+    async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "notify", "payload": {"type": "lobby"}})
+    game = Game.objects.filter(pk=game_id).select_related("created_by").first()
+    if game is not None and game.kind == Game.Kind.DIRECT and game.invited_user_id:
+        async_to_sync(layer.group_send)(
+            user_group(game.invited_user_id),
+            {
+                "type": "notify",
+                "payload": {
+                    "type": "invitation",
+                    "game_id": game.pk,
+                    "game": game.game,
+                    "status": game.status,
+                    "from": game.created_by.username if game.created_by else "",
+                },
+            },
+        )

@@ -1,0 +1,45 @@
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+
+from games.models import AI_LEVEL_CHOICES, DEFAULT_TIME_MINUTES, GAME_CHOICES, TIME_CONTROL_CHOICES
+
+OPPONENT_CHOICES = [
+    ("computer", _("The computer")),
+    ("link", _("A friend, with an invite link")),
+    ("direct", _("A registered player, by invitation")),
+    ("lobby", _("Anyone: an open challenge in the lobby")),
+]
+SIDE_CHOICES = [("random", _("Random")), ("0", _("First player")), ("1", _("Second player"))]
+
+
+class NewGameForm(forms.Form):
+    game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES)
+    opponent = forms.ChoiceField(label=_("Opponent"), choices=OPPONENT_CHOICES, initial="computer")
+    level = forms.ChoiceField(label=_("Computer level"), choices=AI_LEVEL_CHOICES, initial="easy", required=False)
+    minutes = forms.TypedChoiceField(
+        label=_("Time per player"),
+        coerce=int,
+        choices=[(0, _("Untimed (computer games)"))] + [(m, _("%(m)d minutes") % {"m": m}) for m in TIME_CONTROL_CHOICES],
+        initial=DEFAULT_TIME_MINUTES,
+    )
+    side = forms.ChoiceField(label=_("Play as"), choices=SIDE_CHOICES, initial="random")
+    invitee = forms.CharField(label=_("Player to invite"), max_length=150, required=False)
+
+    def clean(self):
+        data = super().clean()
+        opponent = data.get("opponent")
+        if opponent != "computer" and data.get("minutes") == 0:
+            self.add_error("minutes", _("Games between people need a clock."))
+        if opponent == "computer" and not data.get("level"):
+            data["level"] = "easy"
+        if opponent == "direct":
+            name = (data.get("invitee") or "").strip()
+            user = get_user_model().objects.filter(username__iexact=name).first() if name else None
+            if user is None:
+                self.add_error("invitee", _("There is no player with that name."))
+            data["invited_user"] = user
+        data["side_number"] = None if data.get("side") in (None, "random") else int(data["side"])
+        return data

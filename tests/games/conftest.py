@@ -1,0 +1,54 @@
+from __future__ import annotations
+
+import pytest
+from channels.testing import WebsocketCommunicator
+from django.contrib.sessions.backends.db import SessionStore
+from django.test import Client
+
+from accounts.guests import Guest
+from accounts.identity import Identity
+from config.asgi import application
+
+
+@pytest.fixture
+def guest_factory(db):
+    """A browser session holding a guest identity; returns (Identity, session cookie)."""
+    counter = iter(range(1000, 9999))
+
+    def make(name: str | None = None) -> tuple[Identity, str]:
+        n = next(counter)
+        guest = Guest(key=f"guest-key-{n}", name=name or f"Guest {n}")
+        session = SessionStore()
+        session["guest"] = {"key": guest.key, "name": guest.name}
+        session.create()
+        return Identity(user=None, guest=guest), session.session_key
+
+    return make
+
+
+@pytest.fixture
+def login_cookie(db):
+    def make(user) -> str:
+        client = Client()
+        client.force_login(user)
+        return client.cookies["sessionid"].value
+
+    return make
+
+
+@pytest.fixture
+def player_factory(user_factory, login_cookie):
+    """A registered player: returns (Identity, session cookie)."""
+
+    def make(username: str | None = None) -> tuple[Identity, str]:
+        user = user_factory(username)
+        return Identity(user=user, guest=None), login_cookie(user)
+
+    return make
+
+
+def game_socket(game_id: int, cookie: str | None = None) -> WebsocketCommunicator:
+    headers = [(b"host", b"127.0.0.1"), (b"origin", b"http://127.0.0.1")]
+    if cookie:
+        headers.append((b"cookie", f"sessionid={cookie}".encode()))
+    return WebsocketCommunicator(application, f"/ws/game/{game_id}/", headers=headers)

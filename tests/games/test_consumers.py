@@ -1,0 +1,246 @@
+"""Playing over the game socket: every command and every refusal, as the players see them."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from games import services
+from games.models import Game, Move
+from tests.games.conftest import game_socket
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+async def next_of(ws, *types: str, timeout: float = 5) -> dict:
+    """The next message of one of ``types``, skipping broadcasts that are not asked for (never errors)."""
+    while True:
+        message = await ws.receive_json_from(timeout=timeout)
+        if message["type"] in types:
+            return message
+        assert message["type"] in ("presence", "event", "state"), message
+
+
+async def open_socket(game_id: int, cookie: str | None):
+    ws = game_socket(game_id, cookie)
+    connected, _ = await ws.connect()
+    assert connected
+    state = await next_of(ws, "state")
+    return ws, state
+
+
+@pytest.fixture
+def human_game(player_factory):
+    """A live Reversi game between alice (black, side 0) and bob (white)."""
+
+    def make(game: str = "reversi", minutes: int = 5):
+        alice, alice_cookie = player_factory("alice")
+        bob, bob_cookie = player_factory("bob")
+        created = services.create_human_game(identity=alice, game=game, kind=Game.Kind.INVITE_LINK, side=0,
+                                             minutes=minutes)
+        services.join_game(game_id=created.pk, identity=bob)
+        return created.pk, (alice, alice_cookie), (bob, bob_cookie)
+
+    return make
+
+
+async def test_both_players_see_a_move_and_only_the_mover_gets_the_ack(human_game):
+    game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)()
+    a, state = await open_socket(game_id, alice)
+    assert state["you"] == 0 and state["game"]["status"] == "active"
+    assert "d3" in state["game"]["position"]["legal_moves"]
+    b, state_b = await open_socket(game_id, bob)
+    assert state_b["you"] == 1
+    v = state_b["v"]
+    await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": "m1"})
+    ack = await next_of(a, "ack")
+    assert ack == {"type": "ack", "id": "m1", "ply": 0, "v": v + 1, "duplicate": False}
+    seen_by_a = await next_of(a, "event")
+    seen_by_b = await next_of(b, "event")
+    for seen in (seen_by_a, seen_by_b):
+        assert seen["event"] == "move" and seen["v"] == v + 1
+        assert seen["game"]["moves"] == ["d3"] and seen["game"]["clock"]["running"] == 1
+    assert seen_by_b["you"] == 1
+    await a.disconnect()
+    await b.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("who", "message", "code"),
+    [
+        ("bob", {"type": "move", "move": "d3", "ply": 0}, "not_your_turn"),
+        ("alice", {"type": "move", "move": "d3", "ply": 5}, "stale"),
+        ("alice", {"type": "move", "move": "a1", "ply": 0}, "illegal"),
+        ("alice", {"type": "move", "move": "zz99", "ply": 0}, "illegal"),
+        ("alice", {"type": "move", "move": "d3"}, "malformed"),
+        ("alice", {"type": "move", "move": ["d3"], "ply": 0}, "malformed"),
+        ("alice", {"type": "move", "move": "d3", "ply": "0"}, "malformed"),
+        ("alice", {"type": "fly_away"}, "unknown_type"),
+    ],
+)
+async def test_a_refused_command_is_answered_to_the_sender_only_and_changes_nothing(human_game, who, message, code):
+    game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)()
+    a, _ = await open_socket(game_id, alice)
+    b, before = await open_socket(game_id, bob)
+    sender, other = (a, b) if who == "alice" else (b, a)
+    await sender.send_json_to({**message, "id": "x"})
+    error = await next_of(sender, "error")
+    assert error["code"] == code and error["message"] and error["id"] == "x"
+    await other.send_json_to({"type": "sync"})
+    after = await next_of(other, "state")
+    assert after["v"] == before["v"] and after["game"]["moves"] == []
+    assert await database_sync_to_async(Move.objects.count)() == 0
+    await a.disconnect()
+    await b.disconnect()
+
+
+async def test_malformed_json_is_refused_clearly(human_game):
+    game_id, (_, alice), _ = await database_sync_to_async(human_game)()
+    a, _ = await open_socket(game_id, alice)
+    await a.send_to(text_data='{"type": "move", "move": ')
+    assert (await next_of(a, "error"))["code"] == "malformed"
+    await a.disconnect()
+
+
+async def test_a_spectator_and_a_player_of_another_game_can_watch_but_not_move(human_game, player_factory):
+    game_id, (_, alice), _ = await database_sync_to_async(human_game)()
+    _, carol = await database_sync_to_async(player_factory)("carol")
+    for cookie in (None, carol):
+        ws, state = await open_socket(game_id, cookie)
+        assert state["you"] is None and state["game"]["status"] == "active"
+        for command in ({"type": "move", "move": "d3", "ply": 0}, {"type": "resign"}, {"type": "offer_draw"}):
+            await ws.send_json_to(command)
+            assert (await next_of(ws, "error"))["code"] == "spectator"
+        await ws.disconnect()
+    assert await database_sync_to_async(lambda: Game.objects.get(pk=game_id).ply)() == 0
+
+
+async def test_a_spectator_sees_moves_live(human_game):
+    game_id, (_, alice), _ = await database_sync_to_async(human_game)()
+    watcher, _ = await open_socket(game_id, None)
+    a, _ = await open_socket(game_id, alice)
+    await a.send_json_to({"type": "move", "move": "f5", "ply": 0, "id": 1})
+    event = await next_of(watcher, "event")
+    assert event["game"]["moves"] == ["f5"] and event["you"] is None
+    await watcher.disconnect()
+    await a.disconnect()
+
+
+async def test_a_move_sent_twice_is_applied_once_and_acknowledged_twice(human_game):
+    game_id, (_, alice), _ = await database_sync_to_async(human_game)()
+    a, _ = await open_socket(game_id, alice)
+    await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": "same"})
+    first = await next_of(a, "ack")
+    await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": "same"})
+    second = await next_of(a, "ack")
+    assert first["ply"] == second["ply"] == 0 and second["duplicate"] is True
+    assert await database_sync_to_async(Move.objects.filter(game_id=game_id).count)() == 1
+    await a.disconnect()
+
+
+async def test_resigning_ends_the_game_as_a_loss_for_the_resigner(human_game):
+    game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)()
+    a, _ = await open_socket(game_id, alice)
+    b, _ = await open_socket(game_id, bob)
+    await b.send_json_to({"type": "resign"})
+    end = await next_of(a, "event")
+    assert end["event"] == "end"
+    assert end["game"]["result"] == {"winner": 0, "reason": "resign", "score": [2, 2]}
+    await b.send_json_to({"type": "move", "move": "c4", "ply": 0})
+    assert (await next_of(b, "error"))["code"] == "game_over"
+    await a.disconnect()
+    await b.disconnect()
+
+
+async def test_exit_mid_game_is_a_loss_too(human_game):
+    game_id, (_, alice), _ = await database_sync_to_async(human_game)()
+    a, _ = await open_socket(game_id, alice)
+    await a.send_json_to({"type": "exit"})
+    end = await next_of(a, "event")
+    assert end["game"]["result"]["winner"] == 1 and end["game"]["result"]["reason"] == "exit"
+    await a.disconnect()
+
+
+async def test_a_draw_offer_shows_live_and_can_be_accepted(human_game):
+    game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)()
+    a, _ = await open_socket(game_id, alice)
+    b, _ = await open_socket(game_id, bob)
+    await a.send_json_to({"type": "offer_draw"})
+    offer = await next_of(b, "event")
+    assert offer["event"] == "draw_offer" and offer["game"]["draw_offer"] == 0
+    await a.send_json_to({"type": "accept_draw"})  # nobody accepts their own offer
+    assert (await next_of(a, "error"))["code"] == "no_offer"
+    await b.send_json_to({"type": "accept_draw"})
+    end = await next_of(a, "event")
+    while end["event"] != "end":
+        end = await next_of(a, "event")
+    assert end["game"]["result"] == {"winner": None, "reason": "draw_agreed", "score": [2, 2]}
+    await a.disconnect()
+    await b.disconnect()
+
+
+async def test_a_declined_offer_blocks_new_offers_from_that_player_for_ten_plies(human_game):
+    game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)()
+    a, _ = await open_socket(game_id, alice)
+    b, _ = await open_socket(game_id, bob)
+    await a.send_json_to({"type": "offer_draw"})
+    await next_of(b, "event")
+    await b.send_json_to({"type": "decline_draw"})
+    declined = await next_of(a, "event")
+    while declined["event"] != "draw_declined":
+        declined = await next_of(a, "event")
+    assert declined["game"]["draw_offer"] is None
+    await a.send_json_to({"type": "offer_draw"})
+    assert (await next_of(a, "error"))["code"] == "too_soon"
+    await a.disconnect()
+    await b.disconnect()
+
+
+async def test_abort_is_allowed_only_before_both_sides_moved(human_game):
+    game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)()
+    a, _ = await open_socket(game_id, alice)
+    b, _ = await open_socket(game_id, bob)
+    await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": 1})
+    await next_of(a, "ack")
+    await b.send_json_to({"type": "move", "move": "c3", "ply": 1, "id": 2})
+    await next_of(b, "ack")
+    await a.send_json_to({"type": "abort"})
+    assert (await next_of(a, "error"))["code"] == "too_late"
+    await a.disconnect()
+    await b.disconnect()
+
+
+async def test_reconnecting_puts_a_player_back_into_the_position(human_game):
+    game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)()
+    a, _ = await open_socket(game_id, alice)
+    await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": 1})
+    await next_of(a, "ack")
+    await a.disconnect()
+    again, state = await open_socket(game_id, alice)
+    assert state["game"]["moves"] == ["d3"] and state["you"] == 0
+    assert state["game"]["clock"]["running"] == 1
+    await again.disconnect()
+
+
+async def test_the_opponent_hears_about_disconnects_and_reconnects(human_game):
+    game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)()
+    a, _ = await open_socket(game_id, alice)
+    b, state = await open_socket(game_id, bob)
+    assert state["online"] == [True, True]
+    await a.disconnect()
+    gone = await b.receive_json_from()
+    assert gone == {"type": "presence", "side": 0, "online": False}
+    a2, _ = await open_socket(game_id, alice)
+    back = await b.receive_json_from()
+    assert back == {"type": "presence", "side": 0, "online": True}
+    await a2.disconnect()
+    await b.disconnect()
+
+
+async def test_an_unknown_game_closes_the_socket():
+    ws = game_socket(999999)
+    connected, code = await ws.connect()
+    assert not connected and code == 4404

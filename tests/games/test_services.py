@@ -1,0 +1,275 @@
+"""Live play rules that do not need a socket: clocks, computer games, invitations, guests."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from accounts.identity import Identity
+from games import services
+from games.models import Game, Move
+from games.receivers import adopt_guest_games
+
+pytestmark = pytest.mark.django_db
+
+
+def me(user) -> Identity:
+    return Identity(user=user, guest=None)
+
+
+@pytest.fixture
+def alice(user_factory):
+    return user_factory("alice")
+
+
+@pytest.fixture
+def bob(user_factory):
+    return user_factory("bob")
+
+
+def live_game(alice, bob, *, game="reversi", minutes=5) -> Game:
+    created = services.create_human_game(identity=me(alice), game=game, kind=Game.Kind.INVITE_LINK, side=0,
+                                         minutes=minutes)
+    return services.join_game(game_id=created.pk, identity=me(bob))
+
+
+def test_an_invite_link_game_starts_when_the_friend_joins(alice, bob):
+    created = services.create_human_game(identity=me(alice), game="ataxx", kind=Game.Kind.INVITE_LINK, side=1)
+    assert created.status == Game.Status.WAITING and created.user1 == alice
+    joined = services.join_game(game_id=created.pk, identity=me(bob))
+    assert joined.status == Game.Status.ACTIVE and joined.user0 == bob
+    assert joined.clock0_ms == joined.clock1_ms == 5 * 60 * 1000
+
+
+def test_a_guest_can_join_by_invite_link(alice, guest_factory):
+    guest, _ = guest_factory("Guest 4821")
+    created = services.create_human_game(identity=me(alice), game="reversi", kind=Game.Kind.INVITE_LINK, side=0)
+    joined = services.join_game(game_id=created.pk, identity=guest)
+    assert joined.side_name(1) == "Guest 4821" and joined.side_of(guest) == 1
+
+
+def test_a_third_person_cannot_join_a_full_game(alice, bob, user_factory):
+    game = live_game(alice, bob)
+    with pytest.raises(services.GameError) as refused:
+        services.join_game(game_id=game.pk, identity=me(user_factory("carol")))
+    assert refused.value.code == "not_open"
+
+
+def test_a_player_who_blocked_you_cannot_be_invited(alice, bob):
+    from accounts.services.blocks import block
+
+    block(by=bob, user=alice)
+    with pytest.raises(services.GameError) as refused:
+        services.create_human_game(identity=me(alice), game="reversi", kind=Game.Kind.DIRECT, invited_user=bob)
+    assert refused.value.code == "invitation_refused"
+    assert not Game.objects.exists()
+
+
+def test_a_blocked_player_cannot_take_your_open_challenge(alice, bob):
+    from accounts.services.blocks import block
+
+    block(by=alice, user=bob)
+    challenge = services.create_human_game(identity=me(alice), game="reversi", kind=Game.Kind.LOBBY)
+    with pytest.raises(services.GameError):
+        services.join_game(game_id=challenge.pk, identity=me(bob))
+    assert Game.objects.get(pk=challenge.pk).status == Game.Status.WAITING
+
+
+def test_only_the_invited_player_can_accept_a_direct_invitation(alice, bob, user_factory):
+    invite = services.create_human_game(identity=me(alice), game="reversi", kind=Game.Kind.DIRECT, invited_user=bob)
+    with pytest.raises(services.GameError):
+        services.join_game(game_id=invite.pk, identity=me(user_factory("carol")))
+    assert services.join_game(game_id=invite.pk, identity=me(bob)).status == Game.Status.ACTIVE
+
+
+def test_a_declined_invitation_is_over(alice, bob):
+    invite = services.create_human_game(identity=me(alice), game="reversi", kind=Game.Kind.DIRECT, invited_user=bob)
+    declined = services.decline_invitation(game_id=invite.pk, identity=me(bob))
+    assert declined.status == Game.Status.ABORTED and declined.end_reason == "declined"
+
+
+def test_a_clock_at_zero_loses_on_time_even_with_nobody_connected(alice, bob):
+    game = live_game(alice, bob, minutes=1)
+    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=61))
+    from games import tasks
+
+    tasks.flag.delay(game.pk, 0)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert (game.winner, game.end_reason, game.clock0_ms) == (1, "timeout", 0)
+
+
+def test_a_flag_task_that_comes_early_changes_nothing(alice, bob):
+    game = live_game(alice, bob)
+    assert services.flag(game.pk) is False
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.version == 1
+
+
+def test_a_late_move_loses_on_time_instead_of_being_played(alice, bob):
+    game = live_game(alice, bob, minutes=1)
+    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=90))
+    result = services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    game.refresh_from_db()
+    assert result.flagged and game.end_reason == "timeout" and game.winner == 1
+    assert not Move.objects.filter(game=game).exists()
+
+
+def test_only_the_movers_clock_runs(alice, bob):
+    game = live_game(alice, bob, minutes=5)
+    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=10))
+    services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    game.refresh_from_db()
+    assert 289_000 <= game.clock0_ms <= 290_500
+    assert game.clock1_ms == 300_000
+    move = Move.objects.get(game=game)
+    assert move.clock_left_ms == game.clock0_ms and move.time_used_ms >= 10_000
+
+
+def test_a_forced_pass_is_played_by_the_server(alice, bob):
+    game = live_game(alice, bob, game="ataxx")
+    # A position where o cannot move after x's move: o is walled in.
+    engine = game.engine
+    state = engine.from_fen("oxx4/xxx4/xxx4/7/7/7/7 x 0 1")
+    Game.objects.filter(pk=game.pk).update(state=engine.dumps(state))
+    services.play_move(game_id=game.pk, identity=me(alice), token="d7", ply=0)
+    game.refresh_from_db()
+    assert game.tokens[-1] == "0000" and game.ply == 2
+    assert Move.objects.get(game=game, ply=1).client_id == "server"
+    assert engine.to_move(game.engine_state()) == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_computer_replies_at_once_and_undo_redo_take_back_both_moves(alice):
+    game = services.create_computer_game(identity=me(alice), game="reversi", level="easy", side=0)
+    services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    game.refresh_from_db()
+    assert game.ply == 2, "the eager computer task answered"
+    reply = game.tokens[1]
+    services.undo(game_id=game.pk, identity=me(alice))
+    game.refresh_from_db()
+    assert game.ply == 0 and game.redo_moves == ["d3", reply]
+    services.redo(game_id=game.pk, identity=me(alice))
+    game.refresh_from_db()
+    assert game.tokens == ["d3", reply] and game.redo_moves == []
+    services.undo(game_id=game.pk, identity=me(alice))
+    services.play_move(game_id=game.pk, identity=me(alice), token="f5", ply=0)
+    game.refresh_from_db()
+    assert game.tokens[0] == "f5" and game.redo_moves == []
+
+
+def test_undo_is_only_for_computer_games(alice, bob):
+    game = live_game(alice, bob)
+    services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    with pytest.raises(services.GameError) as refused:
+        services.undo(game_id=game.pk, identity=me(alice))
+    assert refused.value.code in ("no_undo", "not_your_turn")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_when_the_computer_moves_first_it_opens_the_game(alice):
+    game = services.create_computer_game(identity=me(alice), game="ultimate_ttt", level="medium", side=1)
+    game.refresh_from_db()
+    assert game.ply == 1 and game.user1 == alice
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lost_computer_move_is_recovered_when_the_player_reconnects(alice, monkeypatch):
+    from games import tasks
+
+    monkeypatch.setattr(tasks.computer_move, "delay", lambda *a: None)  # the broker lost it
+    game = services.create_computer_game(identity=me(alice), game="reversi", level="easy", side=1)
+    assert Game.objects.get(pk=game.pk).ply == 0
+    monkeypatch.undo()
+    services.ensure_progress(game.pk)
+    assert Game.objects.get(pk=game.pk).ply == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_repeated_computer_task_plays_once(alice):
+    game = services.create_computer_game(identity=me(alice), game="reversi", level="easy", side=1)
+    services.computer_move_for(game.pk, 0)  # the first run already happened (eager); this one is late
+    game.refresh_from_db()
+    assert game.ply == 1
+
+
+def test_a_draw_offer_lapses_after_two_minutes(alice, bob):
+    game = live_game(alice, bob)
+    services.offer_draw(game_id=game.pk, identity=me(alice))
+    game.refresh_from_db()
+    offered_at = game.draw_offer_at.isoformat()
+    assert services.lapse_draw_offer(game_id=game.pk, offered_at=offered_at) is False  # too early
+    Game.objects.filter(pk=game.pk).update(draw_offer_at=game.draw_offer_at - timedelta(seconds=121))
+    stale = Game.objects.get(pk=game.pk).draw_offer_at.isoformat()
+    assert services.lapse_draw_offer(game_id=game.pk, offered_at=stale) is True
+    assert Game.objects.get(pk=game.pk).draw_offer_side is None
+
+
+def test_a_draw_offer_lapses_when_the_opponent_moves(alice, bob):
+    game = live_game(alice, bob)
+    services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    services.offer_draw(game_id=game.pk, identity=me(alice))
+    services.play_move(game_id=game.pk, identity=me(bob), token="c3", ply=1)
+    assert Game.objects.get(pk=game.pk).draw_offer_side is None
+
+
+def test_the_computer_takes_no_draw_offers(alice):
+    game = services.create_computer_game(identity=me(alice), game="reversi", level="easy", side=0)
+    with pytest.raises(services.GameError) as refused:
+        services.offer_draw(game_id=game.pk, identity=me(alice))
+    assert refused.value.code == "no_draws"
+
+
+def test_an_accepted_draw_is_announced_to_ratings_after_commit(alice, bob, django_capture_on_commit_callbacks):
+    from games.signals import game_finished
+
+    seen = []
+    game_finished.connect(lambda sender, game_id, **kw: seen.append(game_id), weak=False, dispatch_uid="t1")
+    try:
+        game = live_game(alice, bob)
+        services.offer_draw(game_id=game.pk, identity=me(alice))
+        with django_capture_on_commit_callbacks(execute=True):
+            services.answer_draw(game_id=game.pk, identity=me(bob), accept=True)
+    finally:
+        game_finished.disconnect(dispatch_uid="t1")
+    game.refresh_from_db()
+    assert (game.winner, game.end_reason) == (None, "draw_agreed")
+    assert seen == [game.pk]
+
+
+def test_a_guest_who_registers_keeps_their_games(guest_factory, user_factory):
+    guest, _ = guest_factory()
+    game = services.create_computer_game(identity=guest, game="quantum_ttt", level="easy", side=0)
+    user = user_factory("newcomer")
+    assert adopt_guest_games(guest_key=guest.guest.key, user=user) == 1
+    game.refresh_from_db()
+    assert game.user0 == user and game.guest0_key == ""
+
+
+def test_a_guest_who_logs_in_through_the_site_keeps_their_games(client, user_factory):
+    client.get("/")
+    client.post("/play/new/", {"game": "reversi", "opponent": "computer", "level": "easy", "minutes": 0,
+                               "side": "0"})
+    game = Game.objects.get()
+    assert game.guest0_key
+    user_factory("newcomer", password="secret-pass")
+    response = client.post("/accounts/login/", {"login": "newcomer", "password": "secret-pass"})
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.user0.username == "newcomer"
+
+
+def test_a_finished_game_can_be_downloaded_as_a_record_and_replayed(alice, bob, client):
+    from games.engines import get
+    from games.engines.record import parse_record
+
+    game = live_game(alice, bob)
+    services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    services.resign(game_id=game.pk, identity=me(bob))
+    text = client.get(f"/play/{game.pk}/record.txt").content.decode()
+    assert '[Result "1-0"]' in text and '[Termination "resign"]' in text
+    assert parse_record(text) == ["d3"]
+    get("reversi").play(get("reversi").initial(), parse_record(text)[0])
+    assert client.get(f"/play/{game.pk}/replay/").status_code == 200
