@@ -100,10 +100,14 @@ PYTHON = sys.executable
 
 def use_broker(url: str) -> None:
     """Point this process's Celery app at another broker (pools are rebuilt lazily)."""
+    from kombu import pools
+
     from config.celery import app
 
     app.conf.broker_url = url
-    if app._pool is not None:
-        app._pool.force_close_all()
+    # kombu keeps one pool per broker URL in a global registry: closing only ours
+    # left that closed pool to be handed out again for the same URL ("Acquire on
+    # closed pool" once an eager .delay() had made a pool for REDIS_URL). Drop them all.
+    pools.reset()
     app._pool = None
     app.amqp._producer_pool = None

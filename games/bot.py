@@ -1,0 +1,125 @@
+"""A scripted player over the game websocket (docs/protocol.md).
+
+Used by the multi-process tests and by ``bench/ws_load.py``; also a starting
+point for anyone writing a bot. It reconnects with backoff when the socket
+drops, keeps only the newest snapshot (highest ``v``) and resends an unacked
+move with the same id, which the server answers without applying it twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+Chooser = Callable[[dict[str, Any]], str]
+
+
+def first_legal(snapshot: dict[str, Any]) -> str:
+    return snapshot["position"]["legal_moves"][0]
+
+
+class GameBot:
+    def __init__(
+        self,
+        url: str,
+        *,
+        cookie: str | None = None,
+        origin: str = "http://127.0.0.1",
+        choose: Chooser = first_legal,
+        think: Callable[[], float] = lambda: 0.0,
+    ) -> None:
+        self.url = url
+        self.cookie = cookie
+        self.origin = origin
+        self.choose = choose
+        self.think = think
+        self.snapshot: dict[str, Any] | None = None
+        self.side: int | None = None
+        self.pending: dict[str, Any] | None = None  # the move sent and not yet acknowledged
+        self.sent_at: float = 0.0
+        self.round_trips: list[float] = []  # seconds from sending a move to seeing it broadcast
+        self.errors: list[dict[str, Any]] = []
+        self.reconnects = 0
+        self.moves_made = 0
+
+    @property
+    def finished(self) -> bool:
+        return self.snapshot is not None and self.snapshot["status"] in ("finished", "aborted")
+
+    def _take(self, message: dict[str, Any]) -> None:
+        game = message.get("game")
+        if game is None or (self.snapshot is not None and game["v"] <= self.snapshot["v"]):
+            return
+        self.snapshot = game
+        if message.get("you") is not None:
+            self.side = message["you"]
+        if self.pending is not None and game["ply"] > self.pending["ply"]:
+            if game["moves"][self.pending["ply"]] == self.pending["move"]:
+                self.round_trips.append(time.perf_counter() - self.sent_at)
+            self.pending = None
+
+    def _my_turn(self) -> bool:
+        game = self.snapshot
+        return (
+            game is not None and game["status"] == "active" and self.side is not None
+            and game["position"]["to_move"] == self.side and bool(game["position"]["legal_moves"])
+        )
+
+    async def _connect(self):
+        from websockets.asyncio.client import connect
+
+        headers = {"Cookie": f"sessionid={self.cookie}"} if self.cookie else {}
+        return await connect(self.url, origin=self.origin, additional_headers=headers, open_timeout=10)
+
+    async def play(self, *, max_moves: int | None = None, timeout: float = 120) -> dict[str, Any]:
+        """Play until the game ends (or after ``max_moves`` of ours); returns the last snapshot."""
+        deadline = time.monotonic() + timeout
+        backoff = 0.2
+        while time.monotonic() < deadline:
+            try:
+                ws = await self._connect()
+            except OSError:
+                await asyncio.sleep(backoff * random.uniform(0.7, 1.3))
+                backoff = min(backoff * 2, 3.0)
+                self.reconnects += 1
+                continue
+            backoff = 0.2
+            try:
+                async with ws:
+                    if self.pending is not None:  # resend after a reconnect: applied at most once
+                        await ws.send(json.dumps(self.pending))
+                    while time.monotonic() < deadline:
+                        if self.finished or (max_moves is not None and self.moves_made >= max_moves
+                                             and self.pending is None):
+                            return self.snapshot
+                        if self._my_turn() and self.pending is None:
+                            await asyncio.sleep(self.think())
+                            move = self.choose(self.snapshot)
+                            self.pending = {"type": "move", "move": move, "ply": self.snapshot["ply"],
+                                            "id": uuid.uuid4().hex[:12]}
+                            self.sent_at = time.perf_counter()
+                            self.moves_made += 1
+                            await ws.send(json.dumps(self.pending))
+                        try:
+                            raw = await asyncio.wait_for(ws.recv(), timeout=5)
+                        except TimeoutError:
+                            await ws.send(json.dumps({"type": "sync"}))
+                            continue
+                        message = json.loads(raw)
+                        if message["type"] == "error":
+                            self.errors.append(message)
+                            self.pending = None
+                            continue
+                        self._take(message)
+            except Exception as exc:  # a dropped connection: reconnect and resync
+                if type(exc).__name__ not in ("ConnectionClosedError", "ConnectionClosedOK", "ConnectionClosed",
+                                              "InvalidStatus", "InvalidMessage", "ConnectionResetError"):
+                    raise
+                self.reconnects += 1
+                await asyncio.sleep(backoff * random.uniform(0.7, 1.3))
+        raise TimeoutError(f"game did not finish in {timeout} s; last snapshot v={self.snapshot and self.snapshot['v']}")
