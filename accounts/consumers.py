@@ -6,7 +6,6 @@ from typing import Any
 
 from config.websocket import JsonConsumer
 
-
 LOBBY_GROUP = "lobby"  # every open page hears that the list of open challenges changed
 
 

@@ -1,0 +1,88 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.forms import UserChangeForm, UserCreationForm
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import ABOUT_MAX_LENGTH, Preferences, User
+from accounts.services import messages as message_service
+from accounts.services.profiles import AvatarError, PreparedAvatar, prepare_avatar
+
+
+class ProfileForm(forms.Form):
+    about = forms.CharField(
+        label=_("About you"),
+        required=False,
+        max_length=ABOUT_MAX_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 5}),
+        help_text=_("Plain text; links become clickable."),
+    )
+    # A plain FileField: the content is judged by profiles.prepare_avatar, not by
+    # the file name or the browser's content type.
+    photo = forms.FileField(
+        label=_("Photo"),
+        required=False,
+        widget=forms.ClearableFileInput(attrs={"accept": "image/jpeg,image/png,image/webp,image/gif"}),
+        help_text=_("JPEG, PNG, WebP or GIF, at most 5 MB. It is cropped to a square."),
+    )
+    remove_photo = forms.BooleanField(label=_("Remove my photo"), required=False)
+
+    def clean_photo(self) -> PreparedAvatar | None:
+        upload = self.cleaned_data.get("photo")
+        if not upload:
+            return None
+        try:
+            return prepare_avatar(upload)
+        except AvatarError as error:
+            raise forms.ValidationError(str(error), code="bad_photo") from None
+
+
+class ComposeForm(forms.Form):
+    to = forms.CharField(label=_("To"), max_length=150, widget=forms.TextInput(attrs={"autocomplete": "off"}))
+    body = forms.CharField(
+        label=_("Message"),
+        max_length=message_service.MAX_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 6, "maxlength": message_service.MAX_LENGTH}),
+    )
+
+
+class ReplyForm(forms.Form):
+    body = forms.CharField(
+        label=_("Message"),
+        max_length=message_service.MAX_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 3, "maxlength": message_service.MAX_LENGTH}),
+    )
+
+
+class SettingsForm(forms.ModelForm):
+    class Meta:
+        model = Preferences
+        fields = ["theme", "palette", "ai_level", "hints", "sound", "block_invitations"]
+        widgets = {
+            "theme": forms.RadioSelect,
+            "palette": forms.RadioSelect,
+            "ai_level": forms.RadioSelect,
+        }
+        help_texts = {
+            "block_invitations": _("Nobody can invite you to a game; you can still join open challenges."),
+            "hints": _("Show the legal moves when playing the computer."),
+        }
+
+    def __init__(self, *args: Any, registered: bool, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not registered:
+            del self.fields["block_invitations"]
+
+
+class PlayerCreationForm(UserCreationForm):
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username",)
+
+
+class PlayerChangeForm(UserChangeForm):
+    class Meta(UserChangeForm.Meta):
+        model = User
+        fields = "__all__"

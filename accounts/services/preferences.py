@@ -1,0 +1,77 @@
+"""Site settings for everyone: registered players in the database, guests in the session.
+
+Every page reads them (the theme is on <html>), so ``get_preferences`` never
+writes and costs at most one query per request.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+
+from accounts.models import Preferences
+
+SESSION_KEY = "preferences"
+FIELDS = ("theme", "palette", "ai_level", "hints", "sound", "block_invitations")
+# Guests cannot be invited (they have no name to invite), so the switch is theirs only when registered.
+GUEST_FIELDS = ("theme", "palette", "ai_level", "hints", "sound")
+
+DEFAULTS: dict[str, Any] = {name: Preferences._meta.get_field(name).get_default() for name in FIELDS}
+_CHOICES: dict[str, set[str]] = {
+    "theme": set(Preferences.Theme.values),
+    "palette": set(Preferences.Palette.values),
+    "ai_level": set(Preferences.Level.values),
+}
+
+
+def clean_preferences(data: dict[str, Any]) -> dict[str, Any]:
+    """Defaults overlaid with the valid values of ``data`` (a session may hold anything)."""
+    result = dict(DEFAULTS)
+    for name, default in DEFAULTS.items():
+        value = data.get(name)
+        if isinstance(default, bool):
+            if isinstance(value, bool):
+                result[name] = value
+        elif isinstance(value, str) and value in _CHOICES[name]:
+            result[name] = value
+    return result
+
+
+def preferences_for_user(user: Any) -> dict[str, Any]:
+    """A registered player's settings (defaults if they never saved any)."""
+    row = Preferences.objects.filter(user_id=user.pk).values(*FIELDS).first()
+    return clean_preferences(row or {})
+
+
+def get_preferences(request: HttpRequest) -> dict[str, Any]:
+    """The settings of whoever is behind ``request``, memoised on the request."""
+    cached = getattr(request, "_site_preferences", None)
+    if cached is not None:
+        return cached
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        prefs = preferences_for_user(user)
+    else:
+        session = getattr(request, "session", None)
+        stored = session.get(SESSION_KEY) if session is not None else None
+        prefs = clean_preferences(stored if isinstance(stored, dict) else {})
+        prefs["block_invitations"] = False
+    request._site_preferences = prefs  # type: ignore[attr-defined]
+    return prefs
+
+
+def save_preferences(request: HttpRequest, values: dict[str, Any]) -> dict[str, Any]:
+    """Store validated ``values`` for the request's player or guest; returns the new settings."""
+    user = request.user
+    if user.is_authenticated:
+        fields = {name: values[name] for name in FIELDS if name in values}
+        Preferences.objects.update_or_create(user_id=user.pk, defaults=fields)
+        prefs = preferences_for_user(user)
+    else:
+        fields = {name: values[name] for name in GUEST_FIELDS if name in values}
+        prefs = clean_preferences({**get_preferences(request), **fields})
+        prefs["block_invitations"] = False
+        request.session[SESSION_KEY] = {name: prefs[name] for name in GUEST_FIELDS}
+    request._site_preferences = prefs  # type: ignore[attr-defined]
+    return prefs
