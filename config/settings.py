@@ -190,6 +190,11 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 3
 # Countdowns (clock flags, draw-offer lapses) stay far below this; see README.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "socket_timeout": 5, "socket_connect_timeout": 3}
 CELERY_TASK_DEFAULT_QUEUE = "celery"
+# Backstop for games that ended while the broker was unreachable (their rating
+# task was never queued). Beat runs inside the worker started by `make run`.
+CELERY_BEAT_SCHEDULE = {
+    "ratings-backstop": {"task": "ratings.apply_missing_ratings", "schedule": 300.0, "options": {"expires": 290}},
+}
 
 CACHES = {
     "default": (

@@ -1,0 +1,272 @@
+"""Reads: rankings with places, a player's place, history rows, profile blocks.
+
+Places use standard competition ranking ("1, 2, 2, 4") over the *shown* rating
+(rounded half up), so two players who see the same number share a place. Only
+active players with at least one rated game in that game are ranked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Window
+from django.db.models.functions import Coalesce, Floor, Lower, Rank
+from django.utils.translation import gettext_lazy as _
+
+from games.engines import ENGINES
+from games.models import Favourite, Game
+from ratings.charts import sparkline
+from ratings.elo import shown
+from ratings.models import Rating, RatingChange
+
+RESULTS = ("win", "loss", "draw", "aborted")
+RESULT_LABELS = {"win": _("Win"), "loss": _("Loss"), "draw": _("Draw"), "aborted": _("Aborted")}
+UNRATED_REASONS = {
+    "aborted": _("aborted games never count"),
+    "computer": _("games against the computer are unrated"),
+    "guest": _("games with a guest are unrated"),
+    "draw": _("draws leave ratings unchanged"),
+    "farming": _("only the first 3 decisive games between the same two players within 24 hours count"),
+    "same_player": _("a player cannot be rated against themselves"),
+    "no_player": _("a player's account no longer exists"),
+}
+
+
+def game_name(slug: str) -> str:
+    engine = ENGINES.get(slug)
+    return engine.name if engine is not None else slug
+
+
+def _ranked(game_slug: str) -> QuerySet[Rating]:
+    return Rating.objects.filter(game=game_slug, rated_games__gt=0, user__is_active=True)
+
+
+def ranking(game_slug: str) -> QuerySet[Rating]:
+    """The leaderboard of one game, best first, each row annotated with ``place``."""
+    shown_value = Floor(F("value") + 0.5)
+    return (
+        _ranked(game_slug)
+        .select_related("user")
+        .annotate(place=Window(Rank(), order_by=shown_value.desc()))
+        .order_by("place", Lower("user__username"), "user_id")
+    )
+
+
+def place_of(user, game_slug: str) -> int | None:
+    """The player's place in that game's ranking, None when not ranked."""
+    if user is None or getattr(user, "pk", None) is None:
+        return None
+    value = _ranked(game_slug).filter(user=user).values_list("value", flat=True).first()
+    if value is None:
+        return None
+    # A shown rating above ours is one rounding to at least shown(value) + 1.
+    return 1 + _ranked(game_slug).filter(value__gte=shown(value) + 0.5).count()
+
+
+def places_for(pairs: Iterable[tuple[int, str]]) -> dict[tuple[int, str], int]:
+    """Places for many (user_id, game_slug) pairs: one query per game. Unranked pairs are absent."""
+    by_game: dict[str, set[int]] = {}
+    for user_id, slug in pairs:
+        if user_id is not None:
+            by_game.setdefault(slug, set()).add(user_id)
+    places: dict[tuple[int, str], int] = {}
+    for slug, user_ids in by_game.items():
+        higher = (
+            _ranked(slug)
+            .filter(value__gte=OuterRef("threshold"))
+            .order_by()
+            .values("game")
+            .annotate(n=Count("pk"))
+            .values("n")
+        )
+        rows = (
+            _ranked(slug)
+            .filter(user_id__in=user_ids)
+            .annotate(threshold=Floor(F("value") + 0.5) + 0.5)
+            .annotate(higher=Coalesce(Subquery(higher), 0))
+            .values_list("user_id", "higher")
+        )
+        for user_id, higher_count in rows:
+            places[(user_id, slug)] = 1 + higher_count
+    return places
+
+
+# --- history -----------------------------------------------------------------
+def _side_q(identity, side: int) -> Q:
+    if identity.user is not None:
+        return Q(**{f"user{side}": identity.user})
+    if identity.guest is not None:
+        return Q(**{f"guest{side}_key": identity.guest.key})
+    return Q(pk__in=[])
+
+
+def history_for(
+    identity,
+    *,
+    game: str = "",
+    result: str = "",
+    starred_only: bool = False,
+    guest_starred: Iterable[int] = (),
+) -> QuerySet[Game]:
+    """The identity's finished (and started-then-aborted) games, newest first, filtered."""
+    side0, side1 = _side_q(identity, 0), _side_q(identity, 1)
+    started_then_aborted = Q(status=Game.Status.ABORTED) & (Q(ply__gt=0) | Q(started_at__isnull=False))
+    qs = Game.objects.filter(side0 | side1).filter(Q(status=Game.Status.FINISHED) | started_then_aborted)
+    if game:
+        qs = qs.filter(game=game)
+    finished = Q(status=Game.Status.FINISHED)
+    if result == "win":
+        qs = qs.filter(finished & ((side0 & Q(winner=0)) | (side1 & Q(winner=1))))
+    elif result == "loss":
+        qs = qs.filter(finished & ((side0 & Q(winner=1)) | (side1 & Q(winner=0))))
+    elif result == "draw":
+        qs = qs.filter(finished, winner__isnull=True)
+    elif result == "aborted":
+        qs = qs.filter(status=Game.Status.ABORTED)
+    if starred_only:
+        if identity.user is not None:
+            qs = qs.filter(Exists(Favourite.objects.filter(user=identity.user, game=OuterRef("pk"))))
+        else:
+            qs = qs.filter(pk__in=list(guest_starred))
+    return qs.select_related("user0", "user1").order_by(Coalesce("finished_at", "created_at").desc(), "-pk")
+
+
+@dataclass
+class HistoryRow:
+    game: Game
+    date: datetime
+    game_name: str
+    result: str  # win / loss / draw / aborted, from the viewer's side
+    result_label: str
+    opponent_name: str
+    opponent_kind: str  # user / guest / computer / none
+    opponent_user: object | None
+    opponent_place_at_end: int | None
+    opponent_place_now: int | None
+    change: RatingChange | None
+    unrated_reason: str
+    starred: bool
+
+    @property
+    def css_class(self) -> str:
+        return f"result-{self.result}"
+
+    @property
+    def replay_url(self) -> str:
+        return f"/play/{self.game.pk}/replay/"
+
+
+def result_for_side(game: Game, side: int) -> str:
+    if game.status == Game.Status.ABORTED:
+        return "aborted"
+    if game.winner is None:
+        return "draw"
+    return "win" if game.winner == side else "loss"
+
+
+def history_rows(identity, games: Iterable[Game], *, starred_ids: Iterable[int]) -> list[HistoryRow]:
+    """Everything a history page shows for ``games`` (one page), in a few queries."""
+    games = list(games)
+    starred = set(starred_ids)
+    changes: dict[int, RatingChange] = {}
+    if identity.user is not None:
+        changes = {
+            c.game_id: c
+            for c in RatingChange.objects.filter(user=identity.user, game_id__in=[g.pk for g in games])
+        }
+    sides = {g.pk: g.side_of(identity) for g in games}
+    places_now = places_for(
+        (g.user_id_of(1 - sides[g.pk]), g.game) for g in games if sides[g.pk] is not None
+    )
+    rows = []
+    for g in games:
+        me = sides[g.pk]
+        if me is None:  # cannot happen for history_for's games; be safe rather than wrong
+            continue
+        opp = 1 - me
+        opp_user = g.user_of(opp)
+        if g.ai_of(opp):
+            kind = "computer"
+        elif opp_user is not None:
+            kind = "user"
+        elif g.guest_key_of(opp):
+            kind = "guest"
+        else:
+            kind = "none"
+        result = result_for_side(g, me)
+        reason = "" if g.rated else UNRATED_REASONS.get(g.unrated_reason, g.unrated_reason)
+        rows.append(
+            HistoryRow(
+                game=g,
+                date=g.finished_at or g.created_at,
+                game_name=game_name(g.game),
+                result=result,
+                result_label=str(RESULT_LABELS[result]),
+                opponent_name=g.side_name(opp),
+                opponent_kind=kind,
+                opponent_user=opp_user,
+                opponent_place_at_end=g.place0_at_end if opp == 0 else g.place1_at_end,
+                opponent_place_now=places_now.get((g.user_id_of(opp), g.game)),
+                change=changes.get(g.pk),
+                unrated_reason=str(reason),
+                starred=g.pk in starred,
+            )
+        )
+    return rows
+
+
+def starred_ids_among(identity, game_ids: Iterable[int], *, guest_starred: Iterable[int] = ()) -> set[int]:
+    game_ids = list(game_ids)
+    if identity.user is not None:
+        return set(
+            Favourite.objects.filter(user=identity.user, game_id__in=game_ids).values_list("game_id", flat=True)
+        )
+    return set(game_ids) & set(guest_starred)
+
+
+# --- profile -------------------------------------------------------------------
+@dataclass
+class ProfileRating:
+    slug: str
+    name: str
+    rating: Rating | None
+    place: int | None
+    chart_points: str
+    chart_first: int | None
+    chart_last: int | None
+
+
+CHART_GAMES = 100  # the graph shows the last hundred rated games
+
+
+def profile_ratings(player) -> list[ProfileRating]:
+    """One block per game: rating, place and the points of a small rating graph."""
+    ratings = {r.game: r for r in Rating.objects.filter(user=player)}
+    places = places_for((player.pk, slug) for slug in ratings)
+    blocks = []
+    for slug, engine in ENGINES.items():
+        rating = ratings.get(slug)
+        values: list[float] = []
+        if rating is not None and rating.rated_games:
+            changes = list(
+                RatingChange.objects.filter(user=player, game__game=slug)
+                .order_by("-created_at", "-pk")
+                .values_list("before", "after")[:CHART_GAMES]
+            )
+            changes.reverse()
+            if changes:
+                values = [changes[0][0], *(after for _, after in changes)]
+        blocks.append(
+            ProfileRating(
+                slug=slug,
+                name=engine.name,
+                rating=rating if rating is not None and rating.rated_games else None,
+                place=places.get((player.pk, slug)),
+                chart_points=sparkline(values) if len(values) > 1 else "",
+                chart_first=shown(values[0]) if values else None,
+                chart_last=shown(values[-1]) if values else None,
+            )
+        )
+    return blocks

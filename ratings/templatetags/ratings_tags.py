@@ -1,0 +1,110 @@
+"""Ratings for any template, so other apps never import ratings.
+
+    {% load ratings_tags %}
+    {% rating_place user "reversi" %}            -> 3 (or "" when not ranked)
+    {% rating_place user "reversi" as place %}
+    {% rating_of user "reversi" %}               -> 1520 (or "" when unrated)
+    {{ value|rating }}  {{ change|rating_delta }}
+    {% include "ratings/_profile_ratings.html" with player=profile_user %}
+"""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.html import format_html
+
+from ratings import selectors
+from ratings.elo import shown
+
+register = template.Library()
+
+
+@register.filter
+def rating(value) -> int | str:
+    """An exact rating as shown on pages (rounded half up)."""
+    if value is None or value == "":
+        return ""
+    return shown(float(value))
+
+
+@register.filter
+def rating_delta(change) -> str:
+    """A RatingChange as "+20", "−8" or "±0": the difference of the shown ratings."""
+    if change is None:
+        return ""
+    delta = shown(change.after) - shown(change.before)
+    if delta > 0:
+        return f"+{delta}"
+    if delta < 0:
+        return f"\u2212{-delta}"
+    return "\u00b10"
+
+
+@register.simple_tag
+def rating_place(user, game_slug: str) -> int | str:
+    place = selectors.place_of(user, game_slug)
+    return "" if place is None else place
+
+
+@register.simple_tag
+def rating_of(user, game_slug: str) -> int | str:
+    if user is None or getattr(user, "pk", None) is None:
+        return ""
+    from ratings.models import Rating
+
+    value = (
+        Rating.objects.filter(user=user, game=game_slug, rated_games__gt=0).values_list("value", flat=True).first()
+    )
+    return "" if value is None else shown(value)
+
+
+@register.simple_tag
+def player_rating_blocks(player) -> list:
+    """Per game: rating (or None), place and the rating graph's points (for _profile_ratings.html)."""
+    if player is None or getattr(player, "pk", None) is None:
+        return []
+    return selectors.profile_ratings(player)
+
+
+@register.simple_tag
+def top_of_ranking(game_slug: str, count: int = 5) -> list:
+    return list(selectors.ranking(game_slug)[:count])
+
+
+@register.filter
+def game_title(slug: str) -> str:
+    return selectors.game_name(slug)
+
+
+def avatar_url(user) -> str:
+    """The user's avatar URL, the small one when there is one; "" for none."""
+    for field in ("avatar_small", "avatar"):
+        image = getattr(user, field, None)
+        if image:
+            try:
+                return image.url
+            except ValueError:
+                continue
+    return ""
+
+
+@register.simple_tag
+def avatar(user, size: int = 28) -> str:
+    url = avatar_url(user)
+    if url:
+        return format_html(
+            '<img class="avatar" src="{}" alt="" width="{}" height="{}" loading="lazy">', url, size, size
+        )
+    initial = (getattr(user, "username", "") or "?")[:1].upper()
+    return format_html(
+        '<span class="avatar avatar-initial" style="width:{}px;height:{}px" aria-hidden="true">{}</span>',
+        size,
+        size,
+        initial,
+    )
+
+
+@register.inclusion_tag("ratings/_profile_ratings.html")
+def profile_ratings(player) -> dict:
+    """``{% profile_ratings player %}``: the same block as including _profile_ratings.html."""
+    return {"player": player}
