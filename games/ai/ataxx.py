@@ -1,0 +1,246 @@
+"""Ataxx computer player: greedy with noise (easy), alpha-beta (medium, hard).
+
+The search works straight on the engine's bitboards from the mover's point of
+view, ``(me, opp)``, and only turns the chosen (from, to) pair into a token at
+the end.
+
+* hard: iterative-deepening negamax alpha-beta with a transposition table and
+  move ordering (the TT move, then by material gained: each capture counts two,
+  a clone one more, so clones come before jumps that take as much). It returns
+  the best move of the last completed depth before the deadline, and stops
+  early once a search reached the end of every line (the result is exact).
+* medium: the same search capped at two plies.
+* easy: one ply, material gain plus noise, and now and then any legal move.
+
+The evaluation is the piece difference; finished games score +-``WIN`` minus the
+ply count so the quickest win (and the slowest loss) is preferred. A node one
+ply above the horizon is scored directly as "piece difference after my best
+immediate gain", which counts the same as searching it but costs no move list.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from games.engines.ataxx import FULL, JUMP_RING, NEIGHBOURS, bits, dilate, move_token
+from games.engines.base import Engine
+
+WIN = 100_000
+_MATE_BOUND = WIN - 1_000  # scores beyond this are finished games
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+MEDIUM_DEPTH = 2
+MAX_DEPTH = 60
+_CHECK_EVERY = 64  # nodes between two looks at the clock (a node one ply up lists ~80 moves)
+# Stop this much before the deadline: dropping a big transposition table and the
+# caller's own work take a few milliseconds too.
+_SAFETY_SHARE, _SAFETY_MAX = 0.1, 0.05
+# Don't start another iteration when this share of the budget is gone: the next
+# depth costs several times the last one and would only be thrown away.
+_NEXT_ITERATION_SHARE = 0.3
+EASY_RANDOM_SHARE = 0.2
+EASY_NOISE = 1.5
+Move = tuple[int, int]  # (from, to); from == to for a clone
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def choose(engine: Engine, state: Any, level: str, rng: random.Random, deadline: float) -> str:
+    """A legal move token for the side to move (the game must not be over)."""
+    me, opp = state.mover()
+    moves = root_moves(me, opp, rng)
+    if not moves:
+        return engine.pass_move or "0000"
+    if level == "easy":
+        frm, to = _easy(me, opp, moves, rng)
+    else:
+        max_depth = MEDIUM_DEPTH if level == "medium" else MAX_DEPTH
+        frm, to = Search(deadline).best_move(me, opp, moves, max_depth)
+    return move_token(frm, to)
+
+
+def root_moves(me: int, opp: int, rng: random.Random) -> list[Move]:
+    """All moves, best-looking first; ties in an order drawn from ``rng``."""
+    empty = FULL ^ (me | opp)
+    moves = [(to, to) for to in bits(dilate(me) & empty)]
+    for frm in bits(me):
+        moves.extend((frm, to) for to in bits(JUMP_RING[frm] & empty))
+    rng.shuffle(moves)
+    moves.sort(key=lambda m: _gain(opp, m), reverse=True)
+    return moves
+
+
+def _gain(opp: int, move: Move) -> int:
+    """Change in piece difference: each capture counts twice, a clone adds one."""
+    frm, to = move
+    return 2 * (NEIGHBOURS[to] & opp).bit_count() + (frm == to)
+
+
+def _easy(me: int, opp: int, moves: list[Move], rng: random.Random) -> Move:
+    if rng.random() < EASY_RANDOM_SHARE:
+        return rng.choice(moves)
+    return max(moves, key=lambda m: _gain(opp, m) + rng.gauss(0.0, EASY_NOISE))
+
+
+class Search:
+    """One alpha-beta search; the transposition table lives as long as it does."""
+
+    def __init__(self, deadline: float) -> None:
+        margin = min(_SAFETY_MAX, _SAFETY_SHARE * max(0.0, deadline - time.perf_counter()))
+        self.deadline = deadline - margin
+        self.nodes = 0
+        self.depth_reached = 0
+        # key -> (depth, value, bound, best move or None)
+        self.table: dict[int, tuple[int, int, int, Move | None]] = {}
+        self.horizon_hit = False
+
+    def best_move(self, me: int, opp: int, moves: list[Move], max_depth: int) -> Move:
+        """Best root move of the deepest iteration completed before the deadline."""
+        started = time.perf_counter()
+        best = moves[0]
+        for depth in range(1, max_depth + 1):
+            self.horizon_hit = False
+            try:
+                value, move = self._root(me, opp, moves, depth)
+            except _OutOfTime:
+                break
+            best = move
+            self.depth_reached = depth
+            moves.remove(move)
+            moves.insert(0, move)
+            if not self.horizon_hit or abs(value) > _MATE_BOUND:
+                break  # exact: every line reached the end of the game
+            now = time.perf_counter()
+            if now - started > _NEXT_ITERATION_SHARE * (self.deadline - started):
+                break
+        return best
+
+    def _root(self, me: int, opp: int, moves: list[Move], depth: int) -> tuple[int, Move]:
+        alpha, beta = -WIN - 1, WIN + 1
+        best = moves[0]
+        for move in moves:
+            nxt, mine = _apply(me, opp, move)
+            value = -self._negamax(nxt, mine, depth - 1, -beta, -alpha, 1)
+            if value > alpha:
+                alpha, best = value, move
+        return alpha, best
+
+    def _negamax(self, me: int, opp: int, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self.nodes += 1
+        if self.nodes % _CHECK_EVERY == 0 and time.perf_counter() > self.deadline:
+            raise _OutOfTime
+        occupied = me | opp
+        if not (me and opp and occupied != FULL):
+            return _final(me, opp, ply)
+        if depth == 0:
+            self.horizon_hit = True
+            return me.bit_count() - opp.bit_count()
+        empty = FULL ^ occupied
+        clones = dilate(me) & empty
+        reach = dilate(clones | me) & empty
+        if not reach:  # forced pass; the opponent can always move then
+            return -self._negamax(opp, me, depth - 1, -beta, -alpha, ply + 1)
+        if depth == 1 and empty & (empty - 1):
+            return self._best_gain(me, opp, clones, reach, ply)
+
+        key = me << 49 | opp
+        entry = self.table.get(key)
+        tt_move = None
+        if entry is not None:
+            e_depth, e_value, bound, tt_move = entry
+            if e_depth >= depth:
+                e_value = _from_table(e_value, ply)
+                # The stored line may have stopped at a horizon: not an exact result.
+                self.horizon_hit = self.horizon_hit or abs(e_value) <= _MATE_BOUND
+                if bound == _EXACT:
+                    return e_value
+                if bound == _LOWER and e_value >= beta:
+                    return e_value
+                if bound == _UPPER and e_value <= alpha:
+                    return e_value
+
+        moves = _ordered(me, opp, clones, empty, tt_move)
+        alpha_start = alpha
+        best_value, best_move = -WIN - 1, moves[0]
+        for move in moves:
+            frm, to = move
+            flips = NEIGHBOURS[to] & opp
+            mine = me | 1 << to | flips if frm == to else (me ^ (1 << frm)) | 1 << to | flips
+            value = -self._negamax(opp ^ flips, mine, depth - 1, -beta, -alpha, ply + 1)
+            if value > best_value:
+                best_value, best_move = value, move
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        bound = _LOWER if best_value >= beta else _UPPER if best_value <= alpha_start else _EXACT
+        self.table[key] = (depth, _to_table(best_value, ply), bound, best_move)
+        return best_value
+
+    def _best_gain(self, me: int, opp: int, clones: int, reach: int, ply: int) -> int:
+        """Value of a node one ply above the horizon: material after the best gain.
+
+        Exact except for a move that ends the game, which is checked here: a
+        capture of every enemy piece. (Filling the board needs a single empty
+        square, a case the caller searches normally.)
+        """
+        self.horizon_hit = True
+        best_clone = max((NEIGHBOURS[to] & opp).bit_count() for to in bits(clones)) if clones else -1
+        jumps_only = reach & ~clones
+        best_jump = max((NEIGHBOURS[to] & opp).bit_count() for to in bits(jumps_only)) if jumps_only else -1
+        enemies = opp.bit_count()
+        if max(best_clone, best_jump) == enemies:
+            return WIN - ply - 1
+        gain = max(2 * best_clone + 1, 2 * best_jump)
+        return me.bit_count() - enemies + gain
+
+
+def _apply(me: int, opp: int, move: Move) -> tuple[int, int]:
+    frm, to = move
+    flips = NEIGHBOURS[to] & opp
+    mine = me | 1 << to | flips if frm == to else (me ^ (1 << frm)) | 1 << to | flips
+    return opp ^ flips, mine
+
+
+def _ordered(me: int, opp: int, clones: int, empty: int, first: Move | None) -> list[Move]:
+    """Moves by material gained (clones one ahead of equal jumps), ``first`` first."""
+    scored = [((NEIGHBOURS[to] & opp).bit_count() * 2 + 1, to, to) for to in bits(clones)]
+    for frm in bits(me):
+        for to in bits(JUMP_RING[frm] & empty):
+            scored.append(((NEIGHBOURS[to] & opp).bit_count() * 2, frm, to))
+    scored.sort(reverse=True)
+    moves = [(frm, to) for _, frm, to in scored]
+    if first is not None:
+        moves.remove(first)
+        moves.insert(0, first)
+    return moves
+
+
+def _final(me: int, opp: int, ply: int) -> int:
+    """Score of a finished game for the side to move: quicker wins are better."""
+    diff = me.bit_count() - opp.bit_count()
+    if diff > 0:
+        return WIN - ply
+    if diff < 0:
+        return -WIN + ply
+    return 0
+
+
+def _to_table(value: int, ply: int) -> int:
+    """Finished-game scores are stored relative to the node, not the root."""
+    if value > _MATE_BOUND:
+        return value + ply
+    if value < -_MATE_BOUND:
+        return value - ply
+    return value
+
+
+def _from_table(value: int, ply: int) -> int:
+    if value > _MATE_BOUND:
+        return value - ply
+    if value < -_MATE_BOUND:
+        return value + ply
+    return value

@@ -1,0 +1,437 @@
+"""Ataxx on a 7x7 board without blocked squares (SPEC 1.2).
+
+Squares use the community (UAI) notation: files a-g left to right, ranks 1-7
+bottom to top. Internally square ``sq = (rank - 1) * 7 + file`` (a1 = 0, g1 = 6,
+a7 = 42, g7 = 48) and each side's pieces are a 49-bit int, so moves are a few
+shifts and masks on precomputed tables.
+
+Move tokens: a clone (distance 1, the source stays) is its destination only,
+``b6``; a jump (Chebyshev distance exactly 2, the source empties) is source then
+destination, ``a7c5``; ``0000`` is the forced pass. ``a7b6`` is not a token: a
+clone has exactly one spelling.
+
+``legal_moves`` order (deterministic): clones by destination square, then jumps
+by source square and then destination, squares in index order a1, b1, ..., g1,
+a2, ..., g7.
+
+Counters, as in libataxx and the community FEN: the halfmove clock counts plies
+since the last clone (a clone resets it; a jump or a pass adds one); the fullmove
+number starts at 1 and goes up after ``o`` (side 1) moves. Neither changes the
+rules: there is no move-count rule, both only round-trip through the FEN.
+
+End of the game: the board is full (reason ``board_full``) or a side has no
+pieces (``wipeout``). The SPEC's third ending, "neither side can move", cannot
+happen without blocked squares: the board is connected, so while both sides
+have pieces and a square is empty, some empty square touches some piece and
+its owner can clone there. For the same reason a side without a move always
+leaves the opponent one, so ``0000`` never ends the game.
+
+Fast internals for the computer player (plain ints, no strings): ``generate(me,
+opp)`` lists moves as (from, to) square pairs (from == to for a clone),
+``apply(me, opp, frm, to)`` plays one on bitboards, ``dilate``, ``NEIGHBOURS``
+and ``JUMP_RING`` are the distance-1 and distance-2 tables, ``move_token`` names
+a pair, and ``perft_bitboards`` counts the move tree without building states.
+
+``view(state)`` shape, on top of ``dumps``::
+
+    cells:   7 rows top (rank 7) to bottom (rank 1), each 7 cells a..g:
+             {"square": "a7", "piece": "x" | "o" | null}
+    targets: {source: {"clone": [squares], "jump": [squares]}} for each piece of
+             the side to move that can move (empty when the game is over)
+    to_move, legal_moves, score [x, o], outcome null | {winner, score, reason}
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, NamedTuple
+
+from games.engines.base import IllegalMove, InvalidPosition, Outcome
+
+SIZE = 7
+SQUARES = SIZE * SIZE
+FULL = (1 << SQUARES) - 1
+FILES = "abcdefg"
+PASS = "0000"
+PIECE_CHARS = ("x", "o")
+START_FEN = "x5o/7/7/7/7/7/o5x x 0 1"
+
+# Masks that stop a one-file shift from wrapping onto the next rank.
+_NOT_FILE_A = sum(1 << (r * SIZE) for r in range(SIZE)) ^ FULL
+_NOT_FILE_G = sum(1 << (r * SIZE + SIZE - 1) for r in range(SIZE)) ^ FULL
+
+
+def _name(sq: int) -> str:
+    return FILES[sq % SIZE] + str(sq // SIZE + 1)
+
+
+def _ring(sq: int, distance: int) -> int:
+    """Squares at Chebyshev distance exactly ``distance`` from ``sq``."""
+    rank, file = divmod(sq, SIZE)
+    mask = 0
+    for r in range(SIZE):
+        for f in range(SIZE):
+            if max(abs(r - rank), abs(f - file)) == distance:
+                mask |= 1 << (r * SIZE + f)
+    return mask
+
+
+SQUARE_NAMES: tuple[str, ...] = tuple(_name(sq) for sq in range(SQUARES))
+SQUARE_INDEX: dict[str, int] = {name: sq for sq, name in enumerate(SQUARE_NAMES)}
+NEIGHBOURS: tuple[int, ...] = tuple(_ring(sq, 1) for sq in range(SQUARES))
+JUMP_RING: tuple[int, ...] = tuple(_ring(sq, 2) for sq in range(SQUARES))
+# JUMP_NAMES[frm][to] is the token of a jump, "" when the pair is not a jump.
+JUMP_NAMES: tuple[tuple[str, ...], ...] = tuple(
+    tuple(SQUARE_NAMES[frm] + SQUARE_NAMES[to] if JUMP_RING[frm] >> to & 1 else "" for to in range(SQUARES))
+    for frm in range(SQUARES)
+)
+# Every well-formed token -> (from, to); a clone has from == to.
+MOVE_TABLE: dict[str, tuple[int, int]] = {name: (sq, sq) for sq, name in enumerate(SQUARE_NAMES)}
+MOVE_TABLE.update(
+    (token, (frm, to)) for frm, row in enumerate(JUMP_NAMES) for to, token in enumerate(row) if token
+)
+
+
+def bits(mask: int) -> list[int]:
+    """The square indices set in ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def dilate(mask: int) -> int:
+    """``mask`` plus every square next to it (one king step in 8 directions)."""
+    row = mask | (mask << 1 & _NOT_FILE_A) | (mask >> 1 & _NOT_FILE_G)
+    return (row | row << SIZE | row >> SIZE) & FULL
+
+
+def can_move(me: int, empty: int) -> bool:
+    """Whether pieces ``me`` have any clone or jump into ``empty``."""
+    return bool(dilate(dilate(me)) & empty)
+
+
+def generate(me: int, opp: int) -> list[tuple[int, int]]:
+    """Moves of the side owning ``me`` as (from, to) pairs, from == to for a clone.
+
+    Same order as ``legal_moves``; an empty list means "no move" (the caller
+    decides between pass and game over).
+    """
+    empty = FULL ^ (me | opp)
+    moves = [(to, to) for to in bits(dilate(me) & empty)]
+    for frm in bits(me):
+        moves.extend((frm, to) for to in bits(JUMP_RING[frm] & empty))
+    return moves
+
+
+def apply(me: int, opp: int, frm: int, to: int) -> tuple[int, int]:
+    """Play (frm, to) for ``me``; returns (opp, me) after it: the next mover first."""
+    flips = NEIGHBOURS[to] & opp
+    if frm == to:
+        me |= 1 << to | flips
+    else:
+        me = (me ^ (1 << frm)) | 1 << to | flips
+    return opp ^ flips, me
+
+
+def move_token(frm: int, to: int) -> str:
+    return SQUARE_NAMES[to] if frm == to else SQUARE_NAMES[frm] + SQUARE_NAMES[to]
+
+
+def game_over(me: int, opp: int) -> bool:
+    """Board full or a side wiped out (see the module docstring for "neither can move")."""
+    return not (me and opp and (me | opp) != FULL)
+
+
+def perft_bitboards(me: int, opp: int, depth: int) -> int:
+    """Perft straight on bitboards (same counting as ``base.perft``), for speed."""
+    empty = FULL ^ (me | opp)
+    if not (empty and me and opp):
+        return 0
+    clones = dilate(me) & empty
+    if depth == 1:
+        count = clones.bit_count()
+        for frm in bits(me):
+            count += (JUMP_RING[frm] & empty).bit_count()
+        return count or 1  # no move: the forced pass is the one leaf
+    total = 0
+    moved = False
+    for to in bits(clones):
+        moved = True
+        flips = NEIGHBOURS[to] & opp
+        total += perft_bitboards(opp ^ flips, me | 1 << to | flips, depth - 1)
+    for frm in bits(me):
+        base = me ^ (1 << frm)
+        for to in bits(JUMP_RING[frm] & empty):
+            moved = True
+            flips = NEIGHBOURS[to] & opp
+            total += perft_bitboards(opp ^ flips, base | 1 << to | flips, depth - 1)
+    if not moved:
+        total = perft_bitboards(opp, me, depth - 1)
+    return total
+
+
+class AtaxxState(NamedTuple):
+    """A position. ``x`` and ``o`` are 49-bit piece masks; ``side`` 0 is x."""
+
+    x: int
+    o: int
+    side: int
+    halfmove: int = 0
+    fullmove: int = 1
+
+    def mover(self) -> tuple[int, int]:
+        """(pieces of the side to move, pieces of the other side)."""
+        return (self.x, self.o) if self.side == 0 else (self.o, self.x)
+
+
+def _board_rows(state: AtaxxState) -> list[str]:
+    """Ranks 7..1 as 7-character strings of 'x', 'o' and '.'."""
+    rows = []
+    for rank in range(SIZE - 1, -1, -1):
+        row = ""
+        for file in range(SIZE):
+            bit = 1 << (rank * SIZE + file)
+            row += "x" if state.x & bit else "o" if state.o & bit else "."
+        rows.append(row)
+    return rows
+
+
+def _parse_rows(rows: list[str]) -> tuple[int, int]:
+    """Masks from ranks 7..1 given as 7-character rows of 'x', 'o', '.'."""
+    x = o = 0
+    for i, row in enumerate(rows):
+        rank = SIZE - 1 - i
+        for file, char in enumerate(row):
+            bit = 1 << (rank * SIZE + file)
+            if char == "x":
+                x |= bit
+            elif char == "o":
+                o |= bit
+            elif char != ".":
+                raise InvalidPosition(f"unknown character {char!r} on rank {rank + 1}")
+    return x, o
+
+
+def _check_counters(side: int, halfmove: int, fullmove: int) -> None:
+    if fullmove < 1:
+        raise InvalidPosition(f"the fullmove number starts at 1, got {fullmove}")
+    if halfmove < 0:
+        raise InvalidPosition(f"the halfmove clock cannot be negative, got {halfmove}")
+    plies = 2 * (fullmove - 1) + side
+    if halfmove > plies:
+        raise InvalidPosition(f"a halfmove clock of {halfmove} is more than the {plies} plies played")
+
+
+class AtaxxEngine:
+    slug: ClassVar[str] = "ataxx"
+    name: ClassVar[str] = "Ataxx"
+    pass_move: ClassVar[str | None] = PASS
+
+    # -- playing -------------------------------------------------------------
+
+    def initial(self) -> AtaxxState:
+        return self.from_fen(START_FEN)
+
+    def to_move(self, state: AtaxxState) -> int:
+        return state.side
+
+    def legal_moves(self, state: AtaxxState) -> list[str]:
+        me, opp = state.mover()
+        empty = FULL ^ (me | opp)
+        if not (empty and me and opp):
+            return []
+        moves = [SQUARE_NAMES[to] for to in bits(dilate(me) & empty)]
+        for frm in bits(me):
+            names = JUMP_NAMES[frm]
+            moves.extend([names[to] for to in bits(JUMP_RING[frm] & empty)])
+        return moves or [PASS]
+
+    def play(self, state: AtaxxState, move: str) -> AtaxxState:
+        me, opp = state.mover()
+        if game_over(me, opp):
+            raise IllegalMove(f"the game is over: {move!r} cannot be played")
+        if move == PASS:
+            if can_move(me, FULL ^ (me | opp)):
+                raise IllegalMove("0000 (pass) is only allowed when you have no move")
+            return self._after(state, opp, me, clone=False)
+        frm, to = self._parse(move)
+        if frm != to and not me >> frm & 1:
+            raise IllegalMove(f"no piece of yours on {SQUARE_NAMES[frm]} to jump with")
+        if (me | opp) >> to & 1:
+            raise IllegalMove(f"{SQUARE_NAMES[to]} is occupied")
+        if frm == to and not NEIGHBOURS[to] & me:
+            raise IllegalMove(f"none of your pieces is next to {SQUARE_NAMES[to]} to clone there")
+        nxt, mine = apply(me, opp, frm, to)
+        return self._after(state, nxt, mine, clone=frm == to)
+
+    @staticmethod
+    def _parse(move: object) -> tuple[int, int]:
+        if not isinstance(move, str):
+            raise IllegalMove(f"a move is text, not {type(move).__name__}")
+        try:
+            return MOVE_TABLE[move]
+        except KeyError:
+            pass
+        if len(move) == 4 and move[:2] in SQUARE_INDEX and move[2:] in SQUARE_INDEX:
+            frm, to = SQUARE_INDEX[move[:2]], SQUARE_INDEX[move[2:]]
+            if NEIGHBOURS[frm] >> to & 1:
+                raise IllegalMove(f"{move!r} is a clone: write it as its destination, {move[2:]!r}")
+            raise IllegalMove(f"{move!r} is not a clone or a jump (a jump goes exactly 2 squares)")
+        raise IllegalMove(f"malformed move {move!r}: expected e.g. 'b6' (clone), 'a7c5' (jump) or '0000'")
+
+    @staticmethod
+    def _after(state: AtaxxState, nxt: int, mine: int, *, clone: bool) -> AtaxxState:
+        """The state once the side to move has ``mine`` and the other ``nxt``."""
+        side = state.side
+        x, o = (mine, nxt) if side == 0 else (nxt, mine)
+        return AtaxxState(
+            x=x,
+            o=o,
+            side=1 - side,
+            halfmove=0 if clone else state.halfmove + 1,
+            fullmove=state.fullmove + side,
+        )
+
+    # -- results -------------------------------------------------------------
+
+    def score(self, state: AtaxxState) -> tuple[int, int]:
+        return state.x.bit_count(), state.o.bit_count()
+
+    def outcome(self, state: AtaxxState) -> Outcome | None:
+        x, o = state.x, state.o
+        if x | o == FULL:
+            reason = "board_full"
+        elif not (x and o):
+            reason = "wipeout"  # also the empty board, a draw at 0-0
+        else:
+            return None
+        score = self.score(state)
+        winner = None if score[0] == score[1] else (0 if score[0] > score[1] else 1)
+        return Outcome(winner=winner, score=score, reason=reason)
+
+    # -- serialisation -------------------------------------------------------
+
+    def dumps(self, state: AtaxxState) -> dict[str, Any]:
+        return {
+            "game": self.slug,
+            "board": _board_rows(state),
+            "to_move": state.side,
+            "halfmove": state.halfmove,
+            "fullmove": state.fullmove,
+        }
+
+    def loads(self, data: dict[str, Any]) -> AtaxxState:
+        if not isinstance(data, dict):
+            raise InvalidPosition(f"an ataxx state is a dict, not {type(data).__name__}")
+        if data.get("game") != self.slug:
+            raise InvalidPosition(f"not an ataxx state: game is {data.get('game')!r}")
+        rows = data.get("board")
+        if not (isinstance(rows, list) and len(rows) == SIZE):
+            raise InvalidPosition("board must be a list of 7 rows (rank 7 first)")
+        for row in rows:
+            if not (isinstance(row, str) and len(row) == SIZE):
+                raise InvalidPosition(f"each board row is 7 characters of x, o and '.', got {row!r}")
+        for key in ("to_move", "halfmove", "fullmove"):
+            if type(data.get(key)) is not int:
+                raise InvalidPosition(f"{key} must be an integer, got {data.get(key)!r}")
+        side = data["to_move"]
+        if side not in (0, 1):
+            raise InvalidPosition(f"to_move must be 0 or 1, got {side}")
+        _check_counters(side, data["halfmove"], data["fullmove"])
+        x, o = _parse_rows(rows)
+        return AtaxxState(x=x, o=o, side=side, halfmove=data["halfmove"], fullmove=data["fullmove"])
+
+    def fen(self, state: AtaxxState) -> str:
+        ranks = []
+        for row in _board_rows(state):
+            text, run = "", 0
+            for char in row:
+                if char == ".":
+                    run += 1
+                    continue
+                text += (str(run) if run else "") + char
+                run = 0
+            ranks.append(text + (str(run) if run else ""))
+        return f"{'/'.join(ranks)} {PIECE_CHARS[state.side]} {state.halfmove} {state.fullmove}"
+
+    def from_fen(self, text: str) -> AtaxxState:
+        """A position from community FEN; the two counters may be left out (0 1)."""
+        if not isinstance(text, str):
+            raise InvalidPosition(f"a FEN is text, not {type(text).__name__}")
+        fields = text.split()
+        if len(fields) not in (2, 4):
+            raise InvalidPosition(f"a FEN has 4 fields (board, side, halfmove, fullmove), got {text!r}")
+        board, side_char = fields[0], fields[1]
+        if side_char not in PIECE_CHARS:
+            raise InvalidPosition(f"the side to move is 'x' or 'o', got {side_char!r}")
+        side = PIECE_CHARS.index(side_char)
+        halfmove, fullmove = 0, 1
+        if len(fields) == 4:
+            if not (
+                fields[2].isascii() and fields[2].isdigit() and fields[3].isascii() and fields[3].isdigit()
+            ):
+                raise InvalidPosition(
+                    f"the move counters must be whole numbers, got {fields[2]!r} {fields[3]!r}"
+                )
+            halfmove, fullmove = int(fields[2]), int(fields[3])
+        _check_counters(side, halfmove, fullmove)
+        ranks = board.split("/")
+        if len(ranks) != SIZE:
+            raise InvalidPosition(f"a FEN board has 7 ranks separated by '/', got {len(ranks)}")
+        rows = []
+        for i, rank in enumerate(ranks):
+            row = ""
+            for j, char in enumerate(rank):
+                if char in "1234567":
+                    if j and rank[j - 1].isdigit():
+                        raise InvalidPosition(f"rank {SIZE - i} ({rank!r}) splits a run of empty squares")
+                    row += "." * int(char)
+                elif char in PIECE_CHARS:
+                    row += char
+                elif char == "-":
+                    raise InvalidPosition("blocked squares ('-') are not played on this site")
+                else:
+                    raise InvalidPosition(f"unknown character {char!r} in rank {SIZE - i}")
+            if len(row) != SIZE:
+                raise InvalidPosition(f"rank {SIZE - i} ({rank!r}) does not describe 7 squares")
+            rows.append(row)
+        x, o = _parse_rows(rows)
+        return AtaxxState(x=x, o=o, side=side, halfmove=halfmove, fullmove=fullmove)
+
+    # -- web -----------------------------------------------------------------
+
+    def view(self, state: AtaxxState) -> dict[str, Any]:
+        outcome = self.outcome(state)
+        rows = _board_rows(state)
+        cells = [
+            [
+                {"square": FILES[f] + str(SIZE - i), "piece": None if row[f] == "." else row[f]}
+                for f in range(SIZE)
+            ]
+            for i, row in enumerate(rows)
+        ]
+        return {
+            **self.dumps(state),
+            "to_move": state.side,
+            "legal_moves": self.legal_moves(state),
+            "score": list(self.score(state)),
+            "outcome": None
+            if outcome is None
+            else {"winner": outcome.winner, "score": list(outcome.score), "reason": outcome.reason},
+            "cells": cells,
+            "targets": {} if outcome is not None else self.targets(state),
+        }
+
+    def targets(self, state: AtaxxState) -> dict[str, dict[str, list[str]]]:
+        """For each piece of the side to move that can move: its clone and jump squares."""
+        me, opp = state.mover()
+        empty = FULL ^ (me | opp)
+        out = {}
+        for frm in bits(me):
+            clones = [SQUARE_NAMES[to] for to in bits(NEIGHBOURS[frm] & empty)]
+            jumps = [SQUARE_NAMES[to] for to in bits(JUMP_RING[frm] & empty)]
+            if clones or jumps:
+                out[SQUARE_NAMES[frm]] = {"clone": clones, "jump": jumps}
+        return out
