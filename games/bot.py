@@ -46,6 +46,7 @@ class GameBot:
         self.errors: list[dict[str, Any]] = []
         self.reconnects = 0
         self.moves_made = 0
+        self.last_change = time.monotonic()  # when the game last changed, as seen here
 
     @property
     def finished(self) -> bool:
@@ -55,6 +56,8 @@ class GameBot:
         game = message.get("game")
         if game is None or (self.snapshot is not None and game["v"] <= self.snapshot["v"]):
             return
+        if self.snapshot is None or game["ply"] != self.snapshot["ply"]:
+            self.last_change = time.monotonic()
         self.snapshot = game
         if message.get("you") is not None:
             self.side = message["you"]
@@ -81,9 +84,11 @@ class GameBot:
         deadline = time.monotonic() + timeout
         backoff = 0.2
         while time.monotonic() < deadline:
+            from websockets.exceptions import WebSocketException
+
             try:
                 ws = await self._connect()
-            except OSError:
+            except (OSError, TimeoutError, WebSocketException):
                 await asyncio.sleep(backoff * random.uniform(0.7, 1.3))
                 backoff = min(backoff * 2, 3.0)
                 self.reconnects += 1
@@ -116,10 +121,7 @@ class GameBot:
                             self.pending = None
                             continue
                         self._take(message)
-            except Exception as exc:  # a dropped connection: reconnect and resync
-                if type(exc).__name__ not in ("ConnectionClosedError", "ConnectionClosedOK", "ConnectionClosed",
-                                              "InvalidStatus", "InvalidMessage", "ConnectionResetError"):
-                    raise
+            except (OSError, WebSocketException):  # a dropped connection: reconnect and resync
                 self.reconnects += 1
                 await asyncio.sleep(backoff * random.uniform(0.7, 1.3))
         raise TimeoutError(f"game did not finish in {timeout} s; last snapshot v={self.snapshot and self.snapshot['v']}")
