@@ -16,6 +16,17 @@ from accounts.identity import Identity
 from games import services
 
 
+# acks_late + reject_on_worker_lost: a task whose worker dies is delivered again;
+# harmless, because every task re-checks the game under its row lock.
+RELIABLE = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": (OperationalError,),
+    "retry_backoff": True,
+    "max_retries": 5,
+}
+
+
 def _reply_error(channel_name: str | None, exc: services.GameError) -> None:
     if channel_name:
         async_to_sync(get_channel_layer().send)(
@@ -32,22 +43,22 @@ def _identity(user_id: int | None, guest_key: str | None) -> Identity:
     return Identity(user=user, guest=guest)
 
 
-@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+@shared_task(**RELIABLE)
 def computer_move(game_id: int, ply: int) -> None:
     services.computer_move_for(game_id, ply)
 
 
-@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+@shared_task(**RELIABLE)
 def flag(game_id: int, ply: int) -> None:
     services.flag(game_id)
 
 
-@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+@shared_task(**RELIABLE)
 def lapse_draw_offer(game_id: int, offered_at: str) -> None:
     services.lapse_draw_offer(game_id=game_id, offered_at=offered_at)
 
 
-@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+@shared_task(**RELIABLE)
 def draw_command(game_id: int, command: str, user_id: int | None, guest_key: str | None,
                  reply_channel: str | None = None) -> None:
     """Offer, accept or decline a draw on behalf of a player (refusals go to their socket)."""
