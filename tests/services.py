@@ -15,7 +15,14 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from config.launcher import BASE_DIR, celery_worker_command, daphne_command, free_port, start_embedded_redis, wait_for_port
+from config.launcher import (
+    BASE_DIR,
+    celery_worker_command,
+    daphne_command,
+    free_port,
+    start_embedded_redis,
+    wait_for_port,
+)
 
 
 def test_database_url(settings_dict: dict) -> str:

@@ -1,0 +1,414 @@
+"""Reversi (Othello rules), SPEC section 1.1, on 64-bit bitboards.
+
+Board geometry: columns a-h left to right, rows 1-8 top to bottom (Othello
+notation). Square ``c<col><row>`` is bit ``(row - 1) * 8 + col`` with a = 0, so
+a1 is bit 0, h1 bit 7, a2 bit 8 and h8 bit 63. That is exactly the order of the
+64 characters of an ``.obf`` position (a1..h1, a2..h2, ...), so position text
+maps straight onto bits.
+
+A state is ``ReversiState(black, white, side)``: two disjoint 64-bit masks and
+the side to move (0 = black, who starts; 1 = white). States are immutable,
+hashable NamedTuples.
+
+Move tokens: a square name (``"d3"``) or ``"pass"`` when the side to move has no
+placement but the opponent has one. The game is over when neither side can
+move; the outcome reason is ``"wipeout"`` (one colour has no discs left),
+``"board_full"`` (all 64 squares filled) or ``"no_moves"`` (empties remain but
+nobody can play). The score is the disc count ``(black, white)``.
+
+``view(state)`` returns, besides the ``dumps`` keys and the common keys:
+
+* ``cells``: a list of 64 entries in square order a1, b1, ..., h1, a2, ..., h8
+  (row-major from the top-left), each ``0`` (black disc), ``1`` (white disc) or
+  ``None`` (empty). Index ``i`` is drawn on row ``i // 8`` (top = 0), column
+  ``i % 8`` (left = 0).
+* ``flips``: for every legal placement, the list of squares it would turn over
+  (for move previews and hints); ``{}`` when only ``pass`` is possible.
+
+Fast internals for the computer player (no strings, plain ints):
+``legal_mask(own, opp)``, ``flips(own, opp, sq)``, ``SQUARE_NAMES``,
+``square_index(name)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from games.engines.base import IllegalMove, InvalidPosition, Outcome
+
+FULL = 0xFFFFFFFFFFFFFFFF
+NOT_A = 0xFEFEFEFEFEFEFEFE  # every square except column a
+NOT_H = 0x7F7F7F7F7F7F7F7F  # every square except column h
+INNER_COLS = NOT_A & NOT_H  # columns b-g: a horizontal/diagonal run of flips lies there
+
+COLUMNS = "abcdefgh"
+SQUARE_NAMES: tuple[str, ...] = tuple(f"{COLUMNS[sq % 8]}{sq // 8 + 1}" for sq in range(64))
+_SQUARE_INDEX: dict[str, int] = {name: sq for sq, name in enumerate(SQUARE_NAMES)}
+
+D4, E4, D5, E5 = (_SQUARE_INDEX[n] for n in ("d4", "e4", "d5", "e5"))
+CENTRE = (1 << D4) | (1 << E4) | (1 << D5) | (1 << E5)
+START_BLACK = (1 << D5) | (1 << E4)
+START_WHITE = (1 << D4) | (1 << E5)
+
+PASS = "pass"
+_DISC = {"X": 0, "O": 1}
+_SIDE_LETTER = "XO"
+
+
+def square_index(name: str) -> int:
+    """Bit index of a square name like ``"d3"``; KeyError when it is not one."""
+    return _SQUARE_INDEX[name]
+
+
+# ---------------------------------------------------------------------------
+# Bitboard move generation
+
+# The eight directions as (column step, row step).
+_DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (-1, 1), (1, -1))
+
+
+def _build_rays() -> tuple[tuple[tuple[tuple[int, int], ...], ...], tuple[tuple[tuple[int, int], ...], ...]]:
+    """Per square, its rays as (first square, mask of every square on the ray).
+
+    Split by whether the bit index increases along the ray, since the flip code
+    finds the end of a run with the lowest or the highest set bit accordingly.
+    """
+    increasing_table, decreasing_table = [], []
+    for sq in range(64):
+        col, row = sq % 8, sq // 8
+        increasing, decreasing = [], []
+        for dc, dr in _DIRECTIONS:
+            mask, c, r = 0, col + dc, row + dr
+            while 0 <= c < 8 and 0 <= r < 8:
+                mask |= 1 << (r * 8 + c)
+                c, r = c + dc, r + dr
+            # A ray of one square can never flip: it needs an opponent disc and an
+            # own disc beyond it.
+            if mask.bit_count() < 2:
+                continue
+            first = 1 << ((row + dr) * 8 + col + dc)
+            (increasing if dr * 8 + dc > 0 else decreasing).append((first, mask))
+        increasing_table.append(tuple(increasing))
+        decreasing_table.append(tuple(decreasing))
+    return tuple(increasing_table), tuple(decreasing_table)
+
+
+_RAYS_UP, _RAYS_DOWN = _build_rays()
+
+
+def flips(own: int, opp: int, sq: int) -> int:
+    """Mask of the opponent discs a disc of ``own`` placed on empty ``sq`` turns over.
+
+    Along each ray that starts with an opponent disc, the first square that is
+    not an opponent disc ends the run; the run flips when that square holds
+    one of ours. Along an increasing ray that square is the lowest set bit of
+    ``ray & ~opp``, along a decreasing ray the highest, so no loop over squares
+    is needed.
+    """
+    result = 0
+    for first, ray in _RAYS_UP[sq]:
+        if first & opp:
+            stop = ray & ~opp
+            bit = stop & -stop
+            if bit & own:
+                result |= ray & (bit - 1)
+    for first, ray in _RAYS_DOWN[sq]:
+        if first & opp:
+            stop = ray & ~opp
+            if stop:
+                bit = 1 << (stop.bit_length() - 1)
+                if bit & own:
+                    result |= ray & -(bit << 1)
+    return result
+
+
+def legal_mask(own: int, opp: int) -> int:
+    """Mask of the empty squares where ``own`` may place a disc.
+
+    Directional shift flood: from our discs, walk over runs of opponent discs in
+    each direction (at most six in a row), then one more step onto an empty
+    square. The run is grown one step twice, then two steps twice (a
+    Kogge-Stone style doubling through ``pre``, the opponent discs whose
+    neighbour is also one), which covers runs of up to six with fewer
+    operations than six single steps. Horizontal and diagonal runs use the opponent discs of columns b-g
+    only, which stops a shift from wrapping around the board edge.
+    """
+    empty = ~(own | opp) & FULL
+    inner = opp & INNER_COLS
+    moves = 0
+    # east (+1)
+    t = inner & (own << 1)
+    t |= inner & (t << 1)
+    pre = inner & (inner << 1)
+    t |= pre & (t << 2)
+    t |= pre & (t << 2)
+    moves |= t << 1
+    # west (-1)
+    t = inner & (own >> 1)
+    t |= inner & (t >> 1)
+    pre = inner & (inner >> 1)
+    t |= pre & (t >> 2)
+    t |= pre & (t >> 2)
+    moves |= t >> 1
+    # south (+8)
+    t = opp & (own << 8)
+    t |= opp & (t << 8)
+    pre = opp & (opp << 8)
+    t |= pre & (t << 16)
+    t |= pre & (t << 16)
+    moves |= t << 8
+    # north (-8)
+    t = opp & (own >> 8)
+    t |= opp & (t >> 8)
+    pre = opp & (opp >> 8)
+    t |= pre & (t >> 16)
+    t |= pre & (t >> 16)
+    moves |= t >> 8
+    # south-east (+9)
+    t = inner & (own << 9)
+    t |= inner & (t << 9)
+    pre = inner & (inner << 9)
+    t |= pre & (t << 18)
+    t |= pre & (t << 18)
+    moves |= t << 9
+    # north-west (-9)
+    t = inner & (own >> 9)
+    t |= inner & (t >> 9)
+    pre = inner & (inner >> 9)
+    t |= pre & (t >> 18)
+    t |= pre & (t >> 18)
+    moves |= t >> 9
+    # south-west (+7)
+    t = inner & (own << 7)
+    t |= inner & (t << 7)
+    pre = inner & (inner << 7)
+    t |= pre & (t << 14)
+    t |= pre & (t << 14)
+    moves |= t << 7
+    # north-east (-7)
+    t = inner & (own >> 7)
+    t |= inner & (t >> 7)
+    pre = inner & (inner >> 7)
+    t |= pre & (t >> 14)
+    t |= pre & (t >> 14)
+    moves |= t >> 7
+    return moves & empty
+
+
+def _neighbours(mask: int) -> int:
+    """Squares 8-adjacent to ``mask`` (not including it unless adjacent to itself)."""
+    horizontal = ((mask << 1) & NOT_A) | ((mask >> 1) & NOT_H)
+    row = mask | horizontal
+    return (horizontal | (row << 8) | (row >> 8)) & FULL
+
+
+def perft_bits(own: int, opp: int, depth: int, passed: bool = False) -> int:
+    """Perft on raw bitboards (a forced pass is a ply), for benchmarks and tests."""
+    moves = legal_mask(own, opp)
+    if not moves:
+        if passed:
+            return 0  # game over before the horizon: not a leaf at the horizon
+        if depth == 1:
+            return 1
+        return perft_bits(opp, own, depth - 1, True)
+    if depth == 1:
+        return moves.bit_count()
+    total = 0
+    while moves:
+        bit = moves & -moves
+        moves ^= bit
+        f = flips(own, opp, bit.bit_length() - 1)
+        total += perft_bits(opp ^ f, own | f | bit, depth - 1, False)
+    return total
+
+
+# ---------------------------------------------------------------------------
+# The engine
+
+
+class ReversiState(NamedTuple):
+    black: int
+    white: int
+    side: int  # 0 = black to move, 1 = white to move
+
+
+def _check_position(black: int, white: int, side: int) -> None:
+    """Refuse boards no game can reach (InvalidPosition)."""
+    if black & white:
+        raise InvalidPosition("a square holds both a black and a white disc")
+    occupied = black | white
+    if occupied & CENTRE != CENTRE:
+        raise InvalidPosition("the four centre squares d4, e4, d5, e5 can never be empty")
+    if occupied == CENTRE and (black, white, side) != (START_BLACK, START_WHITE, 0):
+        raise InvalidPosition("with only the four centre discs this must be the start, black to move")
+    # Every disc is placed next to an existing one, so the occupied squares always
+    # form one 8-connected group grown from the centre.
+    reached = CENTRE
+    while True:
+        grown = reached | (_neighbours(reached) & occupied)
+        if grown == reached:
+            break
+        reached = grown
+    if reached != occupied:
+        stray = SQUARE_NAMES[(occupied & ~reached).bit_length() - 1]
+        raise InvalidPosition(f"disc on {stray} is not connected to the centre group")
+    # The side that is not to move made the last move (a placement, or a pass
+    # while the game went on), so it cannot have lost all of its discs.
+    waiting = white if side == 0 else black
+    if not waiting:
+        raise InvalidPosition(
+            f"{'white' if side == 0 else 'black'} has no discs, so it cannot be {_SIDE_LETTER[side]}'s turn"
+        )
+
+
+def _board_text(black: int, white: int) -> str:
+    return "".join("X" if black >> sq & 1 else "O" if white >> sq & 1 else "-" for sq in range(64))
+
+
+def _parse_board(text: Any) -> tuple[int, int]:
+    if not isinstance(text, str) or len(text) != 64:
+        raise InvalidPosition("the board must be a string of 64 characters (X, O or -)")
+    black = white = 0
+    for sq, char in enumerate(text):
+        if char == "X":
+            black |= 1 << sq
+        elif char == "O":
+            white |= 1 << sq
+        elif char != "-":
+            raise InvalidPosition(
+                f"unexpected character {char!r} on {SQUARE_NAMES[sq]}: use X (black), O (white) or -"
+            )
+    return black, white
+
+
+class ReversiEngine:
+    """Othello: place a disc that closes lines of opponent discs; they all flip."""
+
+    slug = "reversi"
+    name = "Reversi"
+    pass_move = PASS
+
+    def initial(self) -> ReversiState:
+        return ReversiState(START_BLACK, START_WHITE, 0)
+
+    def to_move(self, state: ReversiState) -> int:
+        return state.side
+
+    @staticmethod
+    def _own_opp(state: ReversiState) -> tuple[int, int]:
+        return (state.black, state.white) if state.side == 0 else (state.white, state.black)
+
+    def legal_moves(self, state: ReversiState) -> list[str]:
+        own, opp = self._own_opp(state)
+        moves = legal_mask(own, opp)
+        if moves:
+            names = []
+            while moves:
+                bit = moves & -moves
+                moves ^= bit
+                names.append(SQUARE_NAMES[bit.bit_length() - 1])
+            return names
+        return [PASS] if legal_mask(opp, own) else []
+
+    def play(self, state: ReversiState, move: str) -> ReversiState:
+        own, opp = self._own_opp(state)
+        if move == PASS:
+            if legal_mask(own, opp):
+                raise IllegalMove("you cannot pass while you have a legal move")
+            if not legal_mask(opp, own):
+                raise IllegalMove("the game is over: nobody can move")
+            return ReversiState(state.black, state.white, 1 - state.side)
+        if not isinstance(move, str) or move not in _SQUARE_INDEX:
+            raise IllegalMove(f"{move!r} is not a square (a1..h8) or 'pass'")
+        sq = _SQUARE_INDEX[move]
+        bit = 1 << sq
+        if (own | opp) & bit:
+            raise IllegalMove(f"{move} is already occupied")
+        flipped = flips(own, opp, sq)
+        if not flipped:
+            if not legal_mask(own, opp) and not legal_mask(opp, own):
+                raise IllegalMove("the game is over: nobody can move")
+            raise IllegalMove(f"{move} does not flip any disc")
+        own |= bit | flipped
+        opp ^= flipped
+        if state.side == 0:
+            return ReversiState(own, opp, 1)
+        return ReversiState(opp, own, 0)
+
+    def score(self, state: ReversiState) -> tuple[int, int]:
+        return state.black.bit_count(), state.white.bit_count()
+
+    def outcome(self, state: ReversiState) -> Outcome | None:
+        if legal_mask(state.black, state.white) or legal_mask(state.white, state.black):
+            return None
+        black, white = self.score(state)
+        if not black or not white:
+            reason = "wipeout"
+        elif black + white == 64:
+            reason = "board_full"
+        else:
+            reason = "no_moves"
+        winner = None if black == white else (0 if black > white else 1)
+        return Outcome(winner=winner, score=(black, white), reason=reason)
+
+    # -- text and storage ---------------------------------------------------
+
+    def fen(self, state: ReversiState) -> str:
+        """The .obf form: 64 squares a1..h8 (X, O, -), a space, X or O to move."""
+        return f"{_board_text(state.black, state.white)} {_SIDE_LETTER[state.side]}"
+
+    def from_fen(self, text: str) -> ReversiState:
+        if not isinstance(text, str):
+            raise InvalidPosition("position text must be a string")
+        parts = text.strip().split(" ")
+        if len(parts) != 2 or parts[1] not in _DISC:
+            raise InvalidPosition("expected 64 squares (X, O or -), one space and the side to move (X or O)")
+        black, white = _parse_board(parts[0])
+        side = _DISC[parts[1]]
+        _check_position(black, white, side)
+        return ReversiState(black, white, side)
+
+    def dumps(self, state: ReversiState) -> dict[str, Any]:
+        # The board travels as text: 64-bit integers do not survive JavaScript.
+        return {"game": self.slug, "board": _board_text(state.black, state.white), "to_move": state.side}
+
+    def loads(self, data: dict[str, Any]) -> ReversiState:
+        if not isinstance(data, dict):
+            raise InvalidPosition("a reversi state must be a dict")
+        if data.get("game") != self.slug:
+            raise InvalidPosition(f"not a reversi state (game={data.get('game')!r})")
+        unknown = set(data) - {"game", "board", "to_move"}
+        if unknown:
+            raise InvalidPosition(f"unknown keys in a reversi state: {sorted(unknown)}")
+        side = data.get("to_move")
+        if type(side) is not int or side not in (0, 1):
+            raise InvalidPosition("to_move must be 0 (black) or 1 (white)")
+        black, white = _parse_board(data.get("board"))
+        _check_position(black, white, side)
+        return ReversiState(black, white, side)
+
+    def view(self, state: ReversiState) -> dict[str, Any]:
+        own, opp = self._own_opp(state)
+        outcome = self.outcome(state)
+        cells: list[int | None] = [
+            0 if state.black >> sq & 1 else 1 if state.white >> sq & 1 else None for sq in range(64)
+        ]
+        preview: dict[str, list[str]] = {}
+        moves = legal_mask(own, opp)
+        while moves:
+            bit = moves & -moves
+            moves ^= bit
+            sq = bit.bit_length() - 1
+            turned = flips(own, opp, sq)
+            preview[SQUARE_NAMES[sq]] = [SQUARE_NAMES[i] for i in range(64) if turned >> i & 1]
+        return {
+            **self.dumps(state),
+            "to_move": state.side,
+            "legal_moves": self.legal_moves(state),
+            "score": list(self.score(state)),
+            "outcome": None
+            if outcome is None
+            else {"winner": outcome.winner, "score": list(outcome.score), "reason": outcome.reason},
+            "cells": cells,
+            "flips": preview,
+        }
