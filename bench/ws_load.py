@@ -68,7 +68,7 @@ def make_games(n: int) -> list[tuple[int, str, str]]:
         white, white_cookie = guest_session(f"{i}w")
         game = services.create_human_game(identity=black, game="reversi", kind=Game.Kind.INVITE_LINK, side=0,
                                           minutes=15)
-        services.join_game(game_id=game.pk, identity=white)
+        services.join_game(game_id=game.pk, identity=white, token=game.invite_token)
         games.append((game.pk, black_cookie, white_cookie))
     return games
 

@@ -72,7 +72,6 @@ def snapshot(game: Game) -> dict[str, Any]:
         "result": result,
         "rated": game.rated,
         "can_redo": bool(game.redo_moves),
-        "invite_token": game.invite_token if game.status == Game.Status.WAITING else None,
     }
 
 

@@ -245,8 +245,12 @@ def create_human_game(
     return new
 
 
-def join_game(*, game_id: int, identity: Identity) -> Game:
-    """Take the free seat of a waiting game (invite link, lobby or direct invitation)."""
+def join_game(*, game_id: int, identity: Identity, token: str | None = None) -> Game:
+    """Take the free seat of a waiting game (invite link, lobby or direct invitation).
+
+    An invite-link game can only be joined with its secret ``token`` (game ids
+    are guessable, the token is not).
+    """
     from accounts.services.blocks import either_blocked
 
     with transaction.atomic():
@@ -265,6 +269,8 @@ def join_game(*, game_id: int, identity: Identity) -> Game:
                 raise GameError("login_required", _("Log in to take an open challenge."))
             if creator is not None and either_blocked(creator, identity.user):
                 raise GameError("not_open", _("This game is no longer open to join."))
+        if game.kind == Game.Kind.INVITE_LINK and token != game.invite_token:
+            raise GameError("not_invited", _("Open the invite link you were sent to join this game."))
         if game.kind == Game.Kind.INVITE_LINK and identity.user is not None and creator is not None:
             if either_blocked(creator, identity.user):
                 raise GameError("not_open", _("This game is no longer open to join."))

@@ -116,7 +116,8 @@ def play(request, game_id: int):
             "game": game,
             "side": side,
             "snapshot": {**events.snapshot(game), "you": side},
-            "invite_url": request.build_absolute_uri(f"/join/{game.invite_token}/"),
+            # The link is the key to the free seat: only a seated player gets it.
+            "invite_url": request.build_absolute_uri(f"/join/{game.invite_token}/") if side is not None else "",
         },
     )
 
@@ -128,7 +129,7 @@ def join(request, token: str):
         return redirect(game.get_absolute_url())
     if request.method == "POST":
         try:
-            services.join_game(game_id=game.pk, identity=identity)
+            services.join_game(game_id=game.pk, identity=identity, token=token)
         except services.GameError as exc:
             messages.error(request, exc.message)
             return redirect("home")

@@ -41,7 +41,7 @@ def human_game(player_factory):
         bob, bob_cookie = player_factory("bob")
         created = services.create_human_game(identity=alice, game=game, kind=Game.Kind.INVITE_LINK, side=0,
                                              minutes=minutes)
-        services.join_game(game_id=created.pk, identity=bob)
+        services.join_game(game_id=created.pk, identity=bob, token=created.invite_token)
         return created.pk, (alice, alice_cookie), (bob, bob_cookie)
 
     return make

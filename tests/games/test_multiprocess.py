@@ -32,7 +32,7 @@ def two_players(user_factory):
     alice, bob = user_factory("alice"), user_factory("bob")
     game = services.create_human_game(identity=Identity(alice, None), game="reversi", kind=Game.Kind.INVITE_LINK,
                                       side=0, minutes=15)
-    services.join_game(game_id=game.pk, identity=Identity(bob, None))
+    services.join_game(game_id=game.pk, identity=Identity(bob, None), token=game.invite_token)
     return game.pk, session_cookie(alice), session_cookie(bob)
 
 

@@ -32,13 +32,13 @@ def bob(user_factory):
 def live_game(alice, bob, *, game="reversi", minutes=5) -> Game:
     created = services.create_human_game(identity=me(alice), game=game, kind=Game.Kind.INVITE_LINK, side=0,
                                          minutes=minutes)
-    return services.join_game(game_id=created.pk, identity=me(bob))
+    return services.join_game(game_id=created.pk, identity=me(bob), token=created.invite_token)
 
 
 def test_an_invite_link_game_starts_when_the_friend_joins(alice, bob):
     created = services.create_human_game(identity=me(alice), game="ataxx", kind=Game.Kind.INVITE_LINK, side=1)
     assert created.status == Game.Status.WAITING and created.user1 == alice
-    joined = services.join_game(game_id=created.pk, identity=me(bob))
+    joined = services.join_game(game_id=created.pk, identity=me(bob), token=created.invite_token)
     assert joined.status == Game.Status.ACTIVE and joined.user0 == bob
     assert joined.clock0_ms == joined.clock1_ms == 5 * 60 * 1000
 
@@ -46,7 +46,7 @@ def test_an_invite_link_game_starts_when_the_friend_joins(alice, bob):
 def test_a_guest_can_join_by_invite_link(alice, guest_factory):
     guest, _ = guest_factory("Guest 4821")
     created = services.create_human_game(identity=me(alice), game="reversi", kind=Game.Kind.INVITE_LINK, side=0)
-    joined = services.join_game(game_id=created.pk, identity=guest)
+    joined = services.join_game(game_id=created.pk, identity=guest, token=created.invite_token)
     assert joined.side_name(1) == "Guest 4821" and joined.side_of(guest) == 1
 
 
@@ -273,3 +273,15 @@ def test_a_finished_game_can_be_downloaded_as_a_record_and_replayed(alice, bob, 
     assert parse_record(text) == ["d3"]
     get("reversi").play(get("reversi").initial(), parse_record(text)[0])
     assert client.get(f"/play/{game.pk}/replay/").status_code == 200
+
+
+def test_an_invite_link_game_cannot_be_joined_by_guessing_its_number(alice, bob, client):
+    created = services.create_human_game(identity=me(alice), game="reversi", kind=Game.Kind.INVITE_LINK, side=0)
+    with pytest.raises(services.GameError) as refused:
+        services.join_game(game_id=created.pk, identity=me(bob))
+    assert refused.value.code == "not_invited"
+    client.force_login(bob)
+    client.post(f"/play/{created.pk}/take/")
+    page = client.get(f"/play/{created.pk}/").content.decode()
+    assert created.invite_token not in page
+    assert Game.objects.get(pk=created.pk).status == Game.Status.WAITING

@@ -465,7 +465,9 @@ def test_random_positions_keep_their_invariants(game):
         assert view["score"] == list(ENG.score(s))
         # Each square's spooky marks are exactly the links through it.
         for cell in view["cells"]:
-            assert [m["move"] for m in cell["spooky"]] == [m for m, a, b in s.spooky if cell["square"] in (a, b)]
+            assert [m["move"] for m in cell["spooky"]] == [
+                m for m, a, b in s.spooky if cell["square"] in (a, b)
+            ]
             assert (cell["classical"] is None) == (s.classical[cell["square"] - 1] == 0)
         if move:
             before = (s, hash(s), ENG.fen(s))

@@ -1,0 +1,226 @@
+"""Template helpers for the game pages: translated game names, the Four Tac Toe
+line table for the board script, and small SVG diagrams for the rules pages.
+
+The diagrams are described with a tiny text notation instead of hand-written
+SVG so that the five rules pages stay readable and every diagram uses the
+same look (and the same CSS variables) as the live board.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+from django import template
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext_lazy as _
+
+from games.engines.four_tac_toe import lines_table
+
+register = template.Library()
+
+# The engines are pure Python without Django, so their names are translated here.
+GAME_NAMES = {
+    "reversi": _("Reversi"),
+    "ataxx": _("Ataxx"),
+    "ultimate_ttt": _("Ultimate Tic-Tac-Toe"),
+    "quantum_ttt": _("Quantum Tic-Tac-Toe"),
+    "four_tac_toe": _("Four Tac Toe"),
+}
+GAME_BLURBS = {
+    "reversi": _("Trap your opponent's discs between yours and turn them over."),
+    "ataxx": _("Clone or jump, and convert every enemy piece you land next to."),
+    "ultimate_ttt": _("Nine small games in one: where you play decides where your opponent must play."),
+    "quantum_ttt": _("Every move is in two places at once, until a cycle forces a choice."),
+    "four_tac_toe": _("Tic-tac-toe in four dimensions: score every line of three you complete."),
+}
+
+
+@register.filter
+def game_name(slug: str) -> str:
+    return str(GAME_NAMES.get(slug, slug))
+
+
+@register.filter
+def game_blurb(slug: str) -> str:
+    return str(GAME_BLURBS.get(slug, ""))
+
+
+@register.simple_tag
+def four_tac_toe_lines() -> list[list[str]]:
+    """The scoring lines (line ``k`` of ``position.live`` is entry ``k``), for ``json_script``."""
+    return lines_table()
+
+
+# --- rules diagrams -----------------------------------------------------------------
+
+_diagram_ids = itertools.count(1)  # marker ids must be unique within a page
+CELL = 40  # px per cell in the viewBox; the SVG itself scales with CSS
+GAP = 6  # extra space between the small boards of a 9x9 diagram
+
+
+@dataclass
+class Grid:
+    rows: int
+    cols: int
+    notation: str  # "reversi" (rows 1.. top to bottom), "rank" (ranks bottom to top), "square" (1..9)
+    boards: bool = False  # a 9x9 grid drawn as nine 3x3 boards
+    parts: list[str] = field(default_factory=list)
+
+    def cell(self, name: str) -> tuple[int, int]:
+        name = name.strip()
+        if self.notation == "square":
+            index = int(name) - 1
+            return index // self.cols, index % self.cols
+        col = ord(name[0]) - ord("a")
+        number = int(name[1:])
+        row = number - 1 if self.notation == "reversi" else self.rows - number
+        if not (0 <= row < self.rows and 0 <= col < self.cols):
+            raise template.TemplateSyntaxError(f"diagram cell {name!r} is off the board")
+        return row, col
+
+    def origin(self, row: int, col: int) -> tuple[float, float]:
+        x, y = col * CELL, row * CELL
+        if self.boards:
+            x += (col // 3) * GAP
+            y += (row // 3) * GAP
+        return x, y
+
+    def centre(self, name: str) -> tuple[float, float]:
+        x, y = self.origin(*self.cell(name))
+        return x + CELL / 2, y + CELL / 2
+
+    @property
+    def size(self) -> tuple[float, float]:
+        extra = 2 * GAP if self.boards else 0
+        return self.cols * CELL + extra, self.rows * CELL + extra
+
+
+def _items(spec: str) -> list[str]:
+    return [item for item in spec.split() if item]
+
+
+def _piece(grid: Grid, name: str, kind: str) -> str:
+    cx, cy = grid.centre(name)
+    r = CELL * 0.38
+    if kind in ("b", "w"):
+        side = 0 if kind == "b" else 1
+        return f'<circle class="disc p{side}" cx="{cx}" cy="{cy}" r="{r}"/>'
+    if kind in ("x", "o", "X", "O"):
+        big = kind.isupper()
+        size = CELL * (1.35 if big else 0.28)
+        cls = "mark big" if big else "mark"
+        if kind.lower() == "x":
+            return (
+                f'<path class="{cls} mark-x" d="M{cx - size} {cy - size}L{cx + size} {cy + size}'
+                f'M{cx + size} {cy - size}L{cx - size} {cy + size}"/>'
+            )
+        return f'<circle class="{cls} mark-o" cx="{cx}" cy="{cy}" r="{size}"/>'
+    raise template.TemplateSyntaxError(f"unknown diagram piece {kind!r}")
+
+
+def _label(grid: Grid, name: str, text: str, dy: float = 0) -> str:
+    cx, cy = grid.centre(name)
+    cy += dy
+    # Subscript digits: a spooky mark "x3" is written x with a small 3, as on the board.
+    if len(text) > 1 and text[0] in "xo" and text[1:].isdigit():
+        return (
+            f'<text class="spooky mark-{text[0]}" x="{cx}" y="{cy + 5}" text-anchor="middle">'
+            f'{escape(text[0])}<tspan class="sub" dy="4">{escape(text[1:])}</tspan></text>'
+        )
+    return f'<text class="diagram-text" x="{cx}" y="{cy + 5}" text-anchor="middle">{escape(text)}</text>'
+
+
+@register.simple_tag
+def board_diagram(
+    size: str,
+    notation: str = "rank",
+    title: str = "",
+    pieces: str = "",
+    hl: str = "",
+    hl2: str = "",
+    dots: str = "",
+    rings: str = "",
+    arrows: str = "",
+    lines: str = "",
+    labels: str = "",
+    closed: str = "",
+    boards: bool = False,
+) -> SafeString:
+    """A small board picture for the rules pages.
+
+    ``size`` "8x8"; cells in the game's own notation (``notation``: "reversi",
+    "rank" or "square"); ``pieces`` "d4:w e5:b a1:x e5:X" (b/w discs, x/o marks,
+    upper case = a large mark filling a 3x3 board centred on the cell);
+    ``hl``/``hl2`` highlighted cells ("all" for every cell); ``dots`` small dots (legal moves); ``rings``
+    an outline; ``arrows`` "a7>c5"; ``lines`` "a1-c3" (a stroke through centres);
+    ``labels`` "5=x1,o2" (small text, comma separated, "x1" drawn as x with
+    subscript 1); ``closed`` cells nobody may use.
+    """
+    rows, cols = (int(n) for n in size.split("x"))
+    grid = Grid(rows, cols, notation, boards=bool(boards))
+    width, height = grid.size
+    out: list[str] = []
+    for row in range(rows):
+        for col in range(cols):
+            x, y = grid.origin(row, col)
+            out.append(f'<rect class="cell" x="{x}" y="{y}" width="{CELL}" height="{CELL}"/>')
+    for cls, spec in (("hl", hl), ("hl2", hl2)):
+        cells = [(r, c) for r in range(rows) for c in range(cols)] if spec == "all" else [grid.cell(n) for n in _items(spec)]
+        for row, col in cells:
+            x, y = grid.origin(row, col)
+            out.append(f'<rect class="{cls}" x="{x}" y="{y}" width="{CELL}" height="{CELL}"/>')
+    for name in _items(closed):
+        x, y = grid.origin(*grid.cell(name))
+        out.append(
+            f'<rect class="closed" x="{x}" y="{y}" width="{CELL}" height="{CELL}"/>'
+            f'<path class="closed-x" d="M{x + 8} {y + 8}L{x + CELL - 8} {y + CELL - 8}'
+            f'M{x + CELL - 8} {y + 8}L{x + 8} {y + CELL - 8}"/>'
+        )
+    # Strokes go under the pieces and labels so they never hide a mark.
+    for item in _items(lines):
+        start, _sep, end = item.partition("-")
+        (x1, y1), (x2, y2) = grid.centre(start), grid.centre(end)
+        out.append(f'<line class="stroke" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>')
+    for item in _items(pieces):
+        name, _sep, kind = item.partition(":")
+        out.append(_piece(grid, name, kind))
+    for item in _items(labels):
+        name, _sep, text = item.partition("=")
+        parts = text.split(",")
+        for k, part in enumerate(parts):
+            # Several labels in one cell are stacked so they stay legible.
+            out.append(_label(grid, name, part, dy=(k - (len(parts) - 1) / 2) * 13))
+    for name in _items(dots):
+        cx, cy = grid.centre(name)
+        out.append(f'<circle class="dot" cx="{cx}" cy="{cy}" r="{CELL * 0.12}"/>')
+    for name in _items(rings):
+        cx, cy = grid.centre(name)
+        out.append(f'<circle class="ring" cx="{cx}" cy="{cy}" r="{CELL * 0.42}"/>')
+    marker = f"arrowhead-{next(_diagram_ids)}"
+    for item in _items(arrows):
+        start, _sep, end = item.partition(">")
+        (x1, y1), (x2, y2) = grid.centre(start), grid.centre(end)
+        out.append(f'<line class="arrow" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" marker-end="url(#{marker})"/>')
+    defs = (
+        f'<defs><marker id="{marker}" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" '
+        'orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" class="arrowhead"/></marker></defs>'
+    )
+    return format_html(
+        '<figure class="diagram"><svg class="diagram-svg" viewBox="-2 -2 {} {}" role="img" aria-label="{}">'
+        "{}{}</svg><figcaption>{}</figcaption></figure>",
+        width + 4,
+        height + 4,
+        title,
+        mark_safe(defs),
+        mark_safe("".join(out)),
+        title,
+    )
+
+
+@register.filter
+def seat_names(game) -> str:
+    """"alice – Computer (Easy)": both sides of a stored game, for lists of games."""
+    names = [game.side_name(side) if game.side_is_taken(side) else "…" for side in (0, 1)]
+    return " – ".join(names)

@@ -1,0 +1,151 @@
+// "Choose an opponent": shows only the form fields the chosen opponent needs,
+// and keeps the lists of open challenges and invitations live through the
+// notification socket (/ws/notify/), refetching /lobby.json on every change.
+
+import { backoffDelay } from "./play/client.js";
+import { format, gettext } from "./i18n.js";
+
+const form = document.getElementById("new-game-form");
+const home = document.querySelector("[data-home]");
+
+function gameNames() {
+  const names = {};
+  for (const card of document.querySelectorAll(".game-card")) {
+    names[card.dataset.game] = card.querySelector(".game-card-name").textContent;
+  }
+  return names;
+}
+
+// --- the form --------------------------------------------------------------------------
+
+function syncForm() {
+  const opponent = form.elements.opponent.value;
+  const show = { level: opponent === "computer", invitee: opponent === "direct" };
+  for (const [name, visible] of Object.entries(show)) {
+    const field = form.querySelector(`[data-field="${name}"]`);
+    if (field) field.hidden = !visible;
+  }
+  // Games between people always have a clock; "untimed" is for the computer only.
+  const minutes = form.elements.minutes;
+  const untimed = minutes.querySelector('option[value="0"]');
+  if (untimed) {
+    untimed.disabled = opponent !== "computer";
+    if (untimed.disabled && minutes.value === "0") minutes.value = "5";
+  }
+  for (const help of form.querySelectorAll(".opponent-help")) help.hidden = help.dataset.help !== opponent;
+}
+
+if (form) {
+  form.elements.opponent.addEventListener("change", syncForm);
+  syncForm();
+}
+
+// --- live lists --------------------------------------------------------------------------
+
+function postButton(action, label, className = "") {
+  const wrapper = document.createElement("form");
+  wrapper.method = "post";
+  wrapper.action = action;
+  wrapper.className = "inline";
+  const csrf = document.createElement("input");
+  csrf.type = "hidden";
+  csrf.name = "csrfmiddlewaretoken";
+  csrf.value = home.dataset.csrf;
+  const button = document.createElement("button");
+  button.type = "submit";
+  button.textContent = label;
+  if (className) button.className = className;
+  wrapper.append(csrf, button);
+  return wrapper;
+}
+
+function renderChallenges(challenges, names) {
+  const list = document.getElementById("challenges");
+  list.replaceChildren();
+  if (!challenges.length) {
+    const empty = document.createElement("li");
+    empty.className = "muted empty";
+    empty.textContent = gettext("No open challenges right now.");
+    list.appendChild(empty);
+  }
+  for (const item of challenges) {
+    const row = document.createElement("li");
+    row.dataset.gameId = item.id;
+    row.append(format(gettext("%(name)s against %(who)s, %(minutes)s min"), {
+      name: names[item.game] || item.name, who: item.by, minutes: item.minutes,
+    }), " ");
+    row.appendChild(item.mine
+      ? postButton(`/play/${item.id}/cancel/`, gettext("Cancel"), "secondary")
+      : postButton(`/play/${item.id}/take/`, gettext("Take")));
+    list.appendChild(row);
+  }
+}
+
+function renderInvitations(invitations, names) {
+  const list = document.getElementById("invitations");
+  document.getElementById("invitations-section").hidden = invitations.length === 0;
+  list.replaceChildren();
+  for (const item of invitations) {
+    const row = document.createElement("li");
+    row.dataset.gameId = item.id;
+    row.append(format(gettext("%(who)s invites you to play %(name)s"), { who: item.by, name: names[item.game] || item.name }), " ");
+    row.append(postButton(`/play/${item.id}/take/`, gettext("Accept")), " ");
+    row.append(postButton(`/play/${item.id}/decline/`, gettext("Decline"), "secondary"));
+    list.appendChild(row);
+  }
+}
+
+let refreshing = null;
+async function refresh() {
+  // Several notifications in a burst need one fetch, not one each.
+  if (refreshing) return refreshing;
+  refreshing = (async () => {
+    try {
+      const response = await fetch("/lobby.json", { headers: { Accept: "application/json" }, credentials: "same-origin" });
+      if (!response.ok) return;
+      const data = await response.json();
+      const names = gameNames();
+      renderChallenges(data.challenges, names);
+      renderInvitations(data.invitations, names);
+    } finally {
+      refreshing = null;
+    }
+  })();
+  return refreshing;
+}
+
+function onNotification(payload) {
+  if (payload.type === "lobby") refresh();
+  if (payload.type === "invitation") {
+    refresh();
+    if (payload.status === "waiting") {
+      const status = document.getElementById("home-status");
+      status.textContent = format(gettext("%(who)s invited you to a game."), { who: payload.from });
+    }
+  }
+}
+
+function listen(attempt = 0) {
+  const socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/notify/`);
+  socket.addEventListener("open", () => {
+    if (attempt > 0) refresh(); // we may have missed changes while away
+    attempt = 0;
+  });
+  socket.addEventListener("message", (event) => {
+    try {
+      onNotification(JSON.parse(event.data));
+    } catch {
+      // not JSON: nothing for this page
+    }
+  });
+  socket.addEventListener("close", () => setTimeout(() => listen(attempt + 1), backoffDelay(attempt)));
+}
+
+// Registered players already have the site-wide socket (notify.js, loaded before
+// this module), which re-announces every payload as a "site:notify" event; guests
+// have no such socket, so the home page opens its own for the lobby.
+if (home && window.siteNotifySocket) {
+  document.addEventListener("site:notify", (event) => onNotification(event.detail));
+} else if (home) {
+  listen();
+}

@@ -1,0 +1,180 @@
+// A board of square cells drawn as SVG, shared by every renderer: geometry,
+// clicks, hover, and a keyboard cursor (arrow keys move, Enter plays) exposed
+// to screen readers as an ARIA grid with one labelled gridcell per square.
+
+import { gettext } from "../i18n.js";
+
+export const SVG_NS = "http://www.w3.org/2000/svg";
+export const CELL = 40; // viewBox units per cell; CSS scales the whole SVG
+export const BOARD_GAP = 8; // space between the small boards of a 9x9 board
+
+let boardCount = 0;
+
+export function svgEl(tag, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value !== null && value !== undefined) node.setAttribute(name, value);
+  }
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+// Letters for files; both 8x8 (Reversi) and 9x9 boards index them from "a".
+export const FILES = "abcdefghi";
+
+// The small boards of a 9x9 board, in reading order from the top-left.
+export function boardName(index) {
+  return [
+    gettext("top-left board"), gettext("top board"), gettext("top-right board"),
+    gettext("left board"), gettext("centre board"), gettext("right board"),
+    gettext("bottom-left board"), gettext("bottom board"), gettext("bottom-right board"),
+  ][index];
+}
+
+export class GridBoard {
+  // options: rows, cols, tokenAt(row, col), label, groups (3 = a gap after every
+  // third row and column), onActivate(token), onHover(token | null), onEscape()
+  constructor(host, options) {
+    this.options = options;
+    this.rows = options.rows;
+    this.cols = options.cols;
+    this.groups = options.groups || 0;
+    this.id = `board${++boardCount}`;
+    this.cells = new Map();
+    this.cursor = { row: Math.floor(this.rows / 2), col: Math.floor(this.cols / 2) };
+    const [width, height] = this.size();
+    this.svg = svgEl("svg", {
+      class: "board-svg",
+      viewBox: `-4 -4 ${width + 8} ${height + 8}`,
+      role: "grid",
+      tabindex: "0",
+      "aria-label": options.label,
+    });
+    this.layers = {};
+    for (const name of ["back", "marks", "pieces", "over", "hits", "cursor"]) {
+      this.layers[name] = svgEl("g", { class: `layer-${name}` }, this.svg);
+    }
+    this.layers.over.setAttribute("pointer-events", "none");
+    this.layers.cursor.setAttribute("pointer-events", "none");
+    this.buildCells();
+    this.cursorRect = svgEl("rect", { class: "cursor", width: CELL, height: CELL, rx: 4 }, this.layers.cursor);
+    this.bindEvents();
+    host.appendChild(this.svg);
+    this.moveCursor(this.cursor.row, this.cursor.col, { announce: false });
+  }
+
+  size() {
+    const extra = this.groups ? (this.cols / this.groups - 1) * BOARD_GAP : 0;
+    const extraY = this.groups ? (this.rows / this.groups - 1) * BOARD_GAP : 0;
+    return [this.cols * CELL + extra, this.rows * CELL + extraY];
+  }
+
+  origin(row, col) {
+    const gapX = this.groups ? Math.floor(col / this.groups) * BOARD_GAP : 0;
+    const gapY = this.groups ? Math.floor(row / this.groups) * BOARD_GAP : 0;
+    return [col * CELL + gapX, row * CELL + gapY];
+  }
+
+  buildCells() {
+    for (let row = 0; row < this.rows; row++) {
+      const rowGroup = svgEl("g", { role: "row" }, this.layers.hits);
+      for (let col = 0; col < this.cols; col++) {
+        const token = this.options.tokenAt(row, col);
+        const [x, y] = this.origin(row, col);
+        svgEl("rect", { class: "cell-bg", x, y, width: CELL, height: CELL, "data-bg": token }, this.layers.back);
+        const hit = svgEl(
+          "rect",
+          { class: "hit", x, y, width: CELL, height: CELL, role: "gridcell", id: `${this.id}-${token}`, "data-cell": token },
+          rowGroup,
+        );
+        this.cells.set(token, { row, col, x, y, cx: x + CELL / 2, cy: y + CELL / 2, hit });
+      }
+    }
+  }
+
+  bindEvents() {
+    this.svg.addEventListener("click", (event) => {
+      const token = event.target.getAttribute?.("data-cell");
+      if (!token) return;
+      const cell = this.cells.get(token);
+      this.moveCursor(cell.row, cell.col, { announce: false });
+      this.options.onActivate?.(token);
+    });
+    this.svg.addEventListener("pointerover", (event) => {
+      const token = event.target.getAttribute?.("data-cell");
+      if (token) this.options.onHover?.(token);
+    });
+    this.svg.addEventListener("pointerleave", () => {
+      // Keep showing the keyboard cursor's help when the pointer leaves a focused board.
+      this.options.onHover?.(document.activeElement === this.svg ? this.cursorToken() : null);
+    });
+    this.svg.addEventListener("focus", () => this.options.onHover?.(this.cursorToken()));
+    this.svg.addEventListener("blur", () => this.options.onHover?.(null));
+    this.svg.addEventListener("keydown", (event) => this.onKey(event));
+  }
+
+  onKey(event) {
+    const steps = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (steps[event.key]) {
+      const [dr, dc] = steps[event.key];
+      const row = Math.min(this.rows - 1, Math.max(0, this.cursor.row + dr));
+      const col = Math.min(this.cols - 1, Math.max(0, this.cursor.col + dc));
+      this.moveCursor(row, col, { announce: true });
+      event.preventDefault();
+    } else if (event.key === "Enter" || event.key === " ") {
+      this.options.onActivate?.(this.cursorToken());
+      event.preventDefault();
+    } else if (event.key === "Escape") {
+      this.options.onEscape?.();
+    }
+  }
+
+  cursorToken() {
+    return this.options.tokenAt(this.cursor.row, this.cursor.col);
+  }
+
+  moveCursor(row, col, { announce }) {
+    this.cursor = { row, col };
+    const token = this.cursorToken();
+    const cell = this.cells.get(token);
+    this.cursorRect.setAttribute("x", cell.x);
+    this.cursorRect.setAttribute("y", cell.y);
+    // aria-activedescendant makes screen readers read the cell's label as the cursor moves.
+    this.svg.setAttribute("aria-activedescendant", cell.hit.id);
+    if (announce) this.options.onHover?.(token);
+  }
+
+  setLabel(token, text) {
+    this.cells.get(token).hit.setAttribute("aria-label", text);
+  }
+
+  cell(token) {
+    return this.cells.get(token);
+  }
+
+  // Marks a cell for a short CSS animation (flips, conversions); restarting the
+  // animation needs the class removed and a reflow before it is added again.
+  pulse(node, className = "changed") {
+    node.classList.remove(className);
+    void node.getBoundingClientRect();
+    node.classList.add(className);
+  }
+}
+
+export function clearLayer(layer) {
+  while (layer.firstChild) layer.removeChild(layer.firstChild);
+}
+
+// X and O drawn as paths, so they scale crisply and take the palette's colours.
+export function drawX(parent, cx, cy, size, extra = {}) {
+  const d = `M${cx - size} ${cy - size}L${cx + size} ${cy + size}M${cx + size} ${cy - size}L${cx - size} ${cy + size}`;
+  return svgEl("path", { class: "mark mark-x", d, ...extra }, parent);
+}
+
+export function drawO(parent, cx, cy, size, extra = {}) {
+  return svgEl("circle", { class: "mark mark-o", cx, cy, r: size, ...extra }, parent);
+}
+
+export function drawMark(parent, side, cx, cy, size, extra = {}) {
+  return side === 0 ? drawX(parent, cx, cy, size, extra) : drawO(parent, cx, cy, size, extra);
+}

@@ -1,0 +1,169 @@
+// The game socket (docs/protocol.md): reconnects with backoff, keeps only the
+// newest snapshot, and makes sure a move is delivered exactly once.
+
+const BACKOFF_START_MS = 500;
+const BACKOFF_MAX_MS = 15000;
+const JITTER = 0.3;
+const ACK_TIMEOUT_MS = 5000;
+const PING_EVERY_MS = 25000;
+const CLOSE_NOT_FOUND = 4404;
+
+export function backoffDelay(attempt) {
+  const base = Math.min(BACKOFF_MAX_MS, BACKOFF_START_MS * 2 ** attempt);
+  // Jitter spreads reconnects out so a restarted server is not hit by everyone at once.
+  return Math.round(base * (1 - JITTER + Math.random() * 2 * JITTER));
+}
+
+function randomId() {
+  const bytes = new Uint8Array(6);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export class GameClient {
+  // handlers: onSnapshot(game, info), onError(msg), onPresence(msg),
+  // onConnection(state: "open" | "lost" | "gone"), onRedirect(url), onAck(msg)
+  constructor(gameId, initial, handlers) {
+    this.url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/game/${gameId}/`;
+    this.game = initial.game;
+    this.you = initial.you;
+    this.online = [true, true];
+    this.handlers = handlers;
+    this.pending = null; // the move sent and not yet acknowledged
+    this.attempt = 0;
+    this.syncCounter = 0;
+    this.closedByUs = false;
+    this.connect();
+  }
+
+  connect() {
+    this.socket = new WebSocket(this.url);
+    this.socket.addEventListener("open", () => this.onOpen());
+    this.socket.addEventListener("message", (event) => this.onMessage(event));
+    this.socket.addEventListener("close", (event) => this.onClose(event));
+  }
+
+  onOpen() {
+    this.attempt = 0;
+    this.handlers.onConnection?.("open");
+    // A move that was in flight when the line dropped is sent again with the same
+    // ply and id: the server applies it at most once and acks it either way.
+    if (this.pending) this.sendRaw(this.pending.message);
+    clearInterval(this.pinger);
+    this.pinger = setInterval(() => this.sendRaw({ type: "ping" }), PING_EVERY_MS);
+  }
+
+  onClose(event) {
+    clearInterval(this.pinger);
+    clearTimeout(this.ackTimer);
+    if (this.closedByUs) return;
+    if (event.code === CLOSE_NOT_FOUND) {
+      this.handlers.onConnection?.("gone");
+      return;
+    }
+    this.handlers.onConnection?.("lost");
+    const delay = backoffDelay(this.attempt++);
+    this.reconnectTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  close() {
+    this.closedByUs = true;
+    clearTimeout(this.reconnectTimer);
+    this.socket.close();
+  }
+
+  onMessage(event) {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    const handler = {
+      state: () => this.accept(message, "state"),
+      event: () => this.accept(message, message.event),
+      ack: () => this.onAck(message),
+      error: () => this.onError(message),
+      presence: () => this.onPresence(message),
+      redirect: () => this.handlers.onRedirect?.(message.url),
+    }[message.type];
+    handler?.();
+  }
+
+  accept(message, event) {
+    if ("you" in message) this.you = message.you;
+    if (message.online) this.online = message.online;
+    const game = message.game;
+    if (!game) return;
+    if (this.game && game.v < this.game.v) return; // older than what we show: never go back
+    if (this.game && game.v === this.game.v && message.type !== "state") return;
+    // Events carry whole snapshots, but a gap means we missed one (and maybe a
+    // presence or a draw offer): ask for the full state to be sure.
+    if (this.game && message.type === "event" && game.v > this.game.v + 1) this.sync();
+    const previous = this.game;
+    this.game = game;
+    if (this.pending && game.ply > this.pending.message.ply && game.status !== "active") this.clearPending();
+    this.handlers.onSnapshot?.(game, { event, previous, you: this.you, online: this.online });
+  }
+
+  onAck(message) {
+    if (this.pending && message.id === this.pending.message.id) this.clearPending();
+    this.handlers.onAck?.(message);
+  }
+
+  onError(message) {
+    if (this.pending && message.id === this.pending.message.id) this.clearPending();
+    this.handlers.onError?.(message);
+  }
+
+  onPresence(message) {
+    this.online = this.online.slice();
+    this.online[message.side] = message.online;
+    this.handlers.onPresence?.(message, this.online);
+  }
+
+  clearPending() {
+    this.pending = null;
+    clearTimeout(this.ackTimer);
+  }
+
+  get busy() {
+    return this.pending !== null;
+  }
+
+  move(token) {
+    if (this.pending) return false; // one move at a time: the next one needs the new ply
+    const message = { type: "move", move: token, ply: this.game.ply, id: randomId() };
+    this.pending = { message };
+    this.sendRaw(message);
+    this.armAckTimer();
+    return true;
+  }
+
+  armAckTimer() {
+    clearTimeout(this.ackTimer);
+    this.ackTimer = setTimeout(() => {
+      if (!this.pending) return;
+      // No ack in time: maybe the reply was lost. Resend (harmless, see above)
+      // and ask for the state so the board is right whatever happened.
+      this.sendRaw(this.pending.message);
+      this.sync();
+      this.armAckTimer();
+    }, ACK_TIMEOUT_MS);
+  }
+
+  command(type) {
+    return this.sendRaw({ type });
+  }
+
+  sync() {
+    this.syncCounter += 1;
+    return this.sendRaw({ type: "sync", id: this.syncCounter });
+  }
+
+  sendRaw(message) {
+    if (this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+}

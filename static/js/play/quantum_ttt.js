@@ -1,0 +1,165 @@
+// Quantum Tic-Tac-Toe: squares 1-9 in reading order. A normal move is two
+// clicks (two squares, sent as "a-b" with a < b); a pending collapse is settled
+// with one of two buttons shown only to the player who must choose.
+
+import { CELL, GridBoard, clearLayer, drawMark, svgEl } from "./board.js";
+import { format, gettext } from "../i18n.js";
+
+export const scoreIsCount = false;
+
+export function sideNames() {
+  return ["X", "O"];
+}
+
+const tokenAt = (row, col) => String(row * 3 + col + 1);
+const LETTER = ["x", "o"];
+
+// Where the k-th spooky mark of a square goes: a 3x3 grid of small slots.
+function slot(cell, k) {
+  const step = CELL / 3.4;
+  return [cell.cx + ((k % 3) - 1) * step, cell.cy + (Math.floor(k / 3) - 1) * step + 3];
+}
+
+export function createRenderer(host, ctx) {
+  const names = sideNames();
+  let view = null;
+  let first = null;
+  const board = new GridBoard(host, {
+    rows: 3,
+    cols: 3,
+    tokenAt,
+    label: gettext("Quantum Tic-Tac-Toe board"),
+    onActivate: activate,
+    onEscape: () => choose(null),
+  });
+  host.classList.add("board-quantum");
+  const choiceBox = document.createElement("div");
+  choiceBox.className = "collapse-choice";
+  choiceBox.setAttribute("role", "group");
+  choiceBox.setAttribute("aria-label", gettext("Choose where the mark settles"));
+  choiceBox.hidden = true;
+  host.appendChild(choiceBox);
+
+  function legal() {
+    return new Set(view ? view.position.legal_moves : []);
+  }
+
+  function activate(token) {
+    const square = Number(token);
+    const moves = legal();
+    if (!view || !view.canMove) return ctx.play(token);
+    if (view.position.pending_cycle) return ctx.play(`@${square}`); // only the two choices are legal
+    if (moves.has(token)) return ctx.play(token); // X's ninth move: a single classical mark
+    if (view.position.cells[square - 1].classical) return ctx.play(token); // refused, with the server's reason
+    if (first === null) return choose(square);
+    if (first === square) return choose(null);
+    const [a, b] = [first, square].sort((p, q) => p - q);
+    choose(null);
+    ctx.play(`${a}-${b}`);
+  }
+
+  function choose(square) {
+    first = square;
+    if (view) draw();
+  }
+
+  function render(next) {
+    if (view && next.snapshot.v !== view.snapshot.v) first = null;
+    view = next;
+    draw();
+  }
+
+  function draw() {
+    const { position, snapshot } = view;
+    const moves = legal();
+    const pending = position.pending_cycle;
+    const cycle = new Set(pending ? pending.squares : []);
+    const choices = new Set(pending ? pending.choices : []);
+    const pairable = new Set();
+    if (first !== null) {
+      for (let s = 1; s <= 9; s++) {
+        const [a, b] = [first, s].sort((p, q) => p - q);
+        if (moves.has(`${a}-${b}`)) pairable.add(s);
+      }
+    }
+    const lastSquares = squaresOf(snapshot.last_move);
+    clearLayer(board.layers.marks);
+    clearLayer(board.layers.pieces);
+    for (const info of position.cells) {
+      const token = String(info.square);
+      const cell = board.cell(token);
+      const classes = ["square-mark"];
+      if (cycle.has(info.square)) classes.push("cycle");
+      if (choices.has(info.square)) classes.push("choice");
+      if (first === info.square) classes.push("selected");
+      if (pairable.has(info.square) && view.showHints) classes.push("pair-ok");
+      if (lastSquares.has(info.square)) classes.push("last");
+      svgEl("rect", { class: classes.join(" "), x: cell.x + 1, y: cell.y + 1, width: CELL - 2, height: CELL - 2, rx: 2 }, board.layers.marks);
+      drawSquare(cell, info);
+      board.setLabel(token, cellLabel(info, choices.has(info.square), pairable.has(info.square)));
+    }
+    for (const line of position.lines || []) drawLine(line);
+    drawChoices(pending, moves);
+  }
+
+  function drawSquare(cell, info) {
+    if (info.classical) {
+      drawMark(board.layers.pieces, info.classical.side, cell.cx, cell.cy - 2, CELL * 0.3).classList.add("classical");
+      svgEl("text", { class: "move-no", x: cell.cx + CELL * 0.36, y: cell.cy + CELL * 0.42, "text-anchor": "end" }, board.layers.pieces)
+        .textContent = String(info.classical.move);
+      return;
+    }
+    info.spooky.forEach((mark, k) => {
+      const [x, y] = slot(cell, k);
+      const text = svgEl("text", { class: `spooky mark-${LETTER[mark.side]}`, x, y, "text-anchor": "middle", "data-move": mark.move }, board.layers.pieces);
+      text.textContent = LETTER[mark.side];
+      const sub = svgEl("tspan", { class: "sub", dy: 2.5 }, text);
+      sub.textContent = String(mark.move);
+    });
+  }
+
+  function drawLine(line) {
+    const [start, end] = [board.cell(String(line.squares[0])), board.cell(String(line.squares[2]))];
+    svgEl("line", { class: `win-line side-${line.side}`, x1: start.cx, y1: start.cy, x2: end.cx, y2: end.cy }, board.layers.pieces);
+  }
+
+  // The collapse choice: visible only to the chooser (the server also refuses anyone else).
+  function drawChoices(pending, moves) {
+    choiceBox.replaceChildren();
+    const mine = pending && view.canMove && pending.choices.every((s) => moves.has(`@${s}`));
+    choiceBox.hidden = !mine;
+    if (!mine) return;
+    for (const square of pending.choices) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "choice-button";
+      button.dataset.choice = `@${square}`;
+      button.textContent = format(gettext("Settle move %(move)s in square %(square)s"), { move: pending.move, square });
+      button.addEventListener("click", () => ctx.play(`@${square}`));
+      choiceBox.appendChild(button);
+    }
+  }
+
+  function cellLabel(info, isChoice, isPairable) {
+    const parts = [format(gettext("square %(square)s"), { square: info.square })];
+    if (info.classical) {
+      parts.push(format(gettext("%(side)s of move %(move)s"), { side: names[info.classical.side], move: info.classical.move }));
+    } else if (info.spooky.length) {
+      const marks = info.spooky.map((m) => `${names[m.side]}${m.move}`).join(" ");
+      parts.push(format(gettext("spooky marks %(marks)s"), { marks }));
+    } else {
+      parts.push(gettext("empty"));
+    }
+    if (first === info.square) parts.push(gettext("selected"));
+    if (isChoice) parts.push(gettext("collapse choice"));
+    if (isPairable) parts.push(gettext("legal move"));
+    return parts.join(", ");
+  }
+
+  return { render, board, selected: () => first };
+}
+
+function squaresOf(token) {
+  if (!token) return new Set();
+  return new Set(token.replace("@", "").split("-").map(Number));
+}

@@ -1,0 +1,88 @@
+// The replay page: the game's renderer, read-only, stepping through
+// replay.positions (one engine view per ply) with buttons and arrow keys.
+
+import { loadRenderer, readJson } from "./renderers.js";
+import { playerName, resultText } from "./text.js";
+import { format, gettext } from "../i18n.js";
+
+const root = document.querySelector("[data-replay]");
+const replay = readJson("replay-data");
+const final = replay.snapshot;
+const renderers = await loadRenderer(replay.game);
+const renderer = renderers.createRenderer(root.querySelector("#board"), {
+  play: () => {}, // a replay never sends anything
+  lines: readJson("four-tac-toe-lines", []),
+});
+let ply = replay.moves.length;
+
+function snapshotAt(n) {
+  return {
+    ...final,
+    ply: n,
+    v: n,
+    moves: replay.moves.slice(0, n),
+    last_move: n > 0 ? replay.moves[n - 1] : null,
+    position: replay.positions[n],
+    status: n === replay.moves.length ? final.status : "active",
+  };
+}
+
+function show(n) {
+  ply = Math.max(0, Math.min(replay.moves.length, n));
+  const snapshot = snapshotAt(ply);
+  renderer.render({ snapshot, position: snapshot.position, you: null, canMove: false, showHints: false });
+  const names = renderers.sideNames();
+  root.querySelectorAll(".player").forEach((box) => {
+    const side = Number(box.dataset.side);
+    box.querySelector(".name").textContent = playerName(final, side);
+    box.querySelector(".side-name").textContent = names[side];
+    box.querySelector(".score").textContent = snapshot.position.score[side];
+    box.classList.toggle("to-move", ply < replay.moves.length && snapshot.position.to_move === side);
+  });
+  root.querySelectorAll("#move-list li").forEach((item) => {
+    const current = Number(item.dataset.ply) === ply - 1;
+    item.classList.toggle("last", current);
+    if (current) item.scrollIntoView({ block: "nearest" });
+  });
+  root.querySelector("#replay-position").textContent = format(gettext("Move %(ply)s of %(total)s"), { ply, total: replay.moves.length });
+  const result = root.querySelector("#result");
+  result.hidden = !(ply === replay.moves.length && final.result);
+  result.textContent = final.result ? resultText(final, null) : "";
+  root.querySelector("[data-step='first']").disabled = ply === 0;
+  root.querySelector("[data-step='prev']").disabled = ply === 0;
+  root.querySelector("[data-step='next']").disabled = ply === replay.moves.length;
+  root.querySelector("[data-step='last']").disabled = ply === replay.moves.length;
+  window.__replay = { ply, snapshot };
+}
+
+function buildMoveList() {
+  const list = root.querySelector("#move-list");
+  replay.moves.forEach((token, index) => {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "link";
+    button.textContent = token;
+    button.addEventListener("click", () => show(index + 1));
+    item.dataset.ply = index;
+    item.appendChild(button);
+    list.appendChild(item);
+  });
+}
+
+const steps = { first: () => 0, prev: () => ply - 1, next: () => ply + 1, last: () => replay.moves.length };
+root.querySelectorAll("[data-step]").forEach((button) => {
+  button.addEventListener("click", () => show(steps[button.dataset.step]()));
+});
+document.addEventListener("keydown", (event) => {
+  if (event.target.closest("input, textarea, select")) return;
+  const keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+  // The board grid uses the arrow keys for its cursor; stepping is for everywhere else.
+  if (keys[event.key] && !event.target.closest(".board-svg")) {
+    show(steps[keys[event.key]]());
+    event.preventDefault();
+  }
+});
+
+buildMoveList();
+show(ply);

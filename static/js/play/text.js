@@ -1,0 +1,74 @@
+// Sentences for people: the result of a game (docs/protocol.md's reason slugs)
+// and whose turn it is. Shared by the live board and the replay page.
+
+import { format, gettext } from "../i18n.js";
+
+export function playerName(snapshot, side) {
+  const player = snapshot.players[side];
+  return player ? player.name : gettext("(waiting for a player)");
+}
+
+function reasonSentence(snapshot) {
+  const result = snapshot.result;
+  const winner = result.winner;
+  const [a, b] = result.score || [0, 0];
+  const values = {
+    winner: winner === null ? "" : playerName(snapshot, winner),
+    loser: winner === null ? "" : playerName(snapshot, 1 - winner),
+    score: `${a}–${b}`,
+  };
+  const drawn = winner === null;
+  const sentences = {
+    count: drawn ? gettext("Equal count: %(score)s.") : gettext("%(winner)s has more on the board: %(score)s."),
+    board_full: drawn
+      ? gettext("The board is full and the scores are level: %(score)s.")
+      : gettext("The board is full; %(winner)s is ahead: %(score)s."),
+    no_moves: drawn
+      ? gettext("Neither side can move and the count is level: %(score)s.")
+      : gettext("Neither side can move; %(winner)s has more discs: %(score)s."),
+    wipeout: gettext("%(loser)s has no pieces left."),
+    line: gettext("%(winner)s has three in a row."),
+    all_boards_decided: drawn
+      ? gettext("Every small board is decided and nobody has three in a row.")
+      : gettext("Every small board is decided; %(winner)s is ahead."),
+    resign: gettext("%(loser)s resigned."),
+    exit: gettext("%(loser)s left the game."),
+    timeout: gettext("%(loser)s ran out of time."),
+    draw_agreed: gettext("The players agreed to a draw."),
+    aborted: gettext("The game was called off before it really began."),
+    declined: gettext("The invitation was declined."),
+    cancelled: gettext("The invitation was withdrawn."),
+  };
+  const sentence = sentences[result.reason];
+  return sentence ? format(sentence, values) : result.reason;
+}
+
+// "You won! Bob resigned." / "Draw. The players agreed to a draw."
+export function resultText(snapshot, you) {
+  if (!snapshot.result) return "";
+  const { winner } = snapshot.result;
+  let headline;
+  if (snapshot.status === "aborted") headline = gettext("No result.");
+  else if (winner === null) headline = gettext("Draw.");
+  else if (you === winner) headline = gettext("You won!");
+  else if (you === 1 - winner) headline = gettext("You lost.");
+  else headline = format(gettext("%(name)s won."), { name: playerName(snapshot, winner) });
+  return `${headline} ${reasonSentence(snapshot)}`;
+}
+
+export function turnText(snapshot, you) {
+  if (snapshot.status === "waiting") return gettext("Waiting for an opponent to join.");
+  if (snapshot.status !== "active") return resultText(snapshot, you);
+  const mover = snapshot.position.to_move;
+  if (you === mover) return gettext("Your move.");
+  if (you === null) return format(gettext("%(name)s to move."), { name: playerName(snapshot, mover) });
+  return format(gettext("Waiting for %(name)s to move."), { name: playerName(snapshot, mover) });
+}
+
+export function formatClock(ms) {
+  const clamped = Math.max(0, ms);
+  const minutes = Math.floor(clamped / 60000);
+  const seconds = Math.floor((clamped % 60000) / 1000);
+  if (clamped < 10000) return `${seconds}.${Math.floor((clamped % 1000) / 100)}`;
+  return `${minutes}:${String(seconds).padStart(2, "0")}`;
+}

@@ -1,0 +1,125 @@
+"""The real site in real processes, driven by headless Chromium.
+
+A session starts daphne (HTTP + websockets) and a Celery worker on the embedded
+Redis (or CI's services) against pytest's test database, and one Chromium.
+Tests use ``transaction=True`` so those processes see what a test writes.
+
+Debian's /usr/bin/chromium is used, never a downloaded browser. Without it the
+folder is skipped, except in CI (``CI=true``) where a missing browser fails.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+from config.launcher import BASE_DIR
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+HERE = Path(__file__).resolve().parent
+SCREENSHOTS = BASE_DIR / "artifacts" / "screenshots"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 360, "height": 740}
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").lower() == "true"
+
+
+def pytest_collection_modifyitems(config, items):
+    # A conftest hook sees every collected item, so only this folder's are touched.
+    if Path(CHROMIUM).exists() or _in_ci():
+        return
+    skip = pytest.mark.skip(reason=f"browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium)")
+    for item in items:
+        if HERE in item.path.parents:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def collected_static() -> Iterator[Path]:
+    """Production-style static files (hashed names, a manifest) for the daphne process.
+
+    Unit tests render pages without a manifest; the browser tests check that the
+    pages' ES modules also load the way production serves them.
+    """
+    root = Path(tempfile.mkdtemp(prefix="static-"))
+    extra = {"DJANGO_STATIC_ROOT": str(root), "DJANGO_STATIC_MANIFEST": "1"}
+    env = {**os.environ, **extra, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=BASE_DIR, env=env, check=True
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in extra.items():
+            patch.setenv(name, value)  # inherited by the processes started next
+        yield root
+    shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def site_url(collected_static, celery_worker, services, database_url_for_processes) -> str:
+    _, port = services.start_daphne(database_url_for_processes)
+    return f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture(scope="session")
+def browser(site_url):
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"CI=true but there is no Chromium at {CHROMIUM}")
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop marked as running in this thread,
+    # which makes Django refuse ORM calls made by the tests. The site's own
+    # processes are already running and do not inherit this.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+            yield chromium
+            chromium.close()
+
+
+@pytest.fixture
+def new_context(browser, site_url):
+    """Browser contexts (one per player: separate cookies), closed after the test."""
+    contexts = []
+
+    def make(*, viewport: dict | None = None, session_cookie: str | None = None):
+        context = browser.new_context(viewport=viewport or DESKTOP, base_url=site_url)
+        context.set_default_timeout(20_000)
+        if session_cookie:
+            context.add_cookies([{"name": "sessionid", "value": session_cookie, "url": site_url}])
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def login_session(db):
+    """A session cookie value for ``user`` (the database is shared with daphne)."""
+
+    def make(user) -> str:
+        client = Client()
+        client.force_login(user)
+        return client.cookies["sessionid"].value
+
+    return make
+
+
+def screenshot(page, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

@@ -1,0 +1,66 @@
+"""What a player does on the pages, in Playwright terms (shared by the browser tests)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+READY = "() => window.__game !== undefined && document.querySelector('[data-play]').dataset.connection === 'open'"
+MY_TURN_OR_OVER = """() => {
+  const g = window.__game, s = g.snapshot;
+  return !g.busy && (s.status !== 'active' || s.position.to_move === g.you);
+}"""
+
+
+def open_game(page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_function(READY)
+
+
+def snapshot(page) -> dict[str, Any]:
+    return page.evaluate("() => window.__game.snapshot")
+
+
+def you(page) -> int | None:
+    return page.evaluate("() => window.__game.you")
+
+
+def start_game_from_home(page, game: str, *, opponent: str, level: str = "easy", minutes: str = "5",
+                         side: str = "0") -> None:
+    """Fill in "choose an opponent" like a person and wait for the board."""
+    page.goto("/")
+    page.click(f'.game-card[data-game="{game}"]')
+    page.select_option("#id_opponent", opponent)
+    if opponent == "computer":
+        page.select_option("#id_level", level)
+    page.select_option("#id_minutes", minutes)
+    page.select_option("#id_side", side)
+    page.click("#new-game-form button[type=submit]")
+    page.wait_for_url("**/play/*/")
+    page.wait_for_function(READY)
+
+
+def click_move(page, game: str, token: str) -> None:
+    """Play ``token`` by clicking the board (and the collapse buttons) as a person would."""
+    cell = '[data-cell="{}"]'.format
+    if game == "ataxx" and len(token) == 4:
+        page.click(cell(token[:2]))  # select the piece, then its jump target
+        page.click(cell(token[2:]))
+    elif game == "quantum_ttt" and token.startswith("@"):
+        page.click(f'.choice-button[data-choice="{token}"]')
+    elif game == "quantum_ttt" and "-" in token:
+        first, second = token.split("-")
+        page.click(cell(first))
+        page.click(cell(second))
+    else:
+        page.click(cell(token))
+
+
+def play_move(page, game: str, token: str) -> None:
+    ply = snapshot(page)["ply"]
+    click_move(page, game, token)
+    page.wait_for_function(f"() => window.__game.snapshot.ply > {ply}")
+
+
+def wait_my_turn_or_over(page, timeout: float = 30_000) -> dict[str, Any]:
+    page.wait_for_function(MY_TURN_OR_OVER, timeout=timeout)
+    return snapshot(page)

@@ -1,0 +1,156 @@
+"""The Ultimate Tic-Tac-Toe computer player: legal, reproducible, on time, and sharp."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from games.ai import choose_move
+from games.ai import ultimate_ttt as ai
+from games.ai.mcts import search
+from games.engines.ultimate_ttt import UltimateTTTEngine
+
+ENGINE = UltimateTTTEngine()
+LEVELS = ("easy", "medium", "hard")
+
+
+def position(boards: dict[int, str], side: str, last: str) -> str:
+    """A FEN from per-board contents: 9 characters (x, o, .) in reading order per board."""
+    grid = [["."] * 9 for _ in range(9)]
+    for b, text in boards.items():
+        for s, char in enumerate(text):
+            grid[3 * (b // 3) + s // 3][3 * (b % 3) + s % 3] = char
+    ranks = []
+    for row in grid:
+        out, run = "", 0
+        for char in row:
+            if char == ".":
+                run += 1
+                continue
+            out += (str(run) if run else "") + char
+            run = 0
+        ranks.append(out + (str(run) if run else ""))
+    return f"{'/'.join(ranks)} {side} 0 {last}"
+
+
+# X owns the top-left and top-middle boards and is sent to the top-right one,
+# where g9 h9 are X's: i9 wins the game.
+X_CAN_WIN = position(
+    {0: "xxxoo....", 1: "xxxoo....", 2: "xx.o.....", 6: "..o...o..", 7: ".......o."}, "X", "c3"
+)
+# O owns the top-left and top-middle boards and threatens i9 in the top-right
+# one, where X is sent. h8 would send O to the closed centre board (a free
+# choice, so O takes i9 and wins); only i9 itself saves X.
+X_MUST_BLOCK = position({0: "oooxx....", 1: "oooxx....", 2: "oo.x.ooxx", 4: "...xxx..."}, "X", "c9")
+# Same threat, but X is sent to the empty centre board: d6, e6, f6 send O to a
+# closed board or to the threatened one; the other six cells are safe.
+X_MUST_NOT_SEND_O_THERE = position(
+    {
+        0: "oooxx....",
+        1: "oooxx....",
+        2: "oo.......",
+        3: "....o....",
+        5: "x.......x",
+        6: "x.......x",
+        7: "x........",
+    },
+    "X",
+    "b5",
+)
+SAFE_IN_THE_CENTRE = {"d5", "e5", "f5", "d4", "e4", "f4"}
+
+
+def far() -> float:
+    return time.perf_counter() + 60.0
+
+
+def random_positions(count: int, seed: int) -> list:
+    rng = random.Random(seed)
+    states = []
+    while len(states) < count:
+        state = ENGINE.initial()
+        for _ in range(rng.randrange(0, 60)):
+            moves = ENGINE.legal_moves(state)
+            if not moves:
+                break
+            state = ENGINE.play(state, rng.choice(moves))
+        if ENGINE.legal_moves(state):
+            states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_only_plays_legal_moves(level: str) -> None:
+    rng = random.Random(1)
+    for state in random_positions(25, seed=LEVELS.index(level)):
+        move = ai.choose(ENGINE, state, level, rng, far(), iterations=40)
+        assert move in ENGINE.legal_moves(state)
+
+
+def test_the_dispatcher_returns_legal_moves_at_every_level() -> None:
+    for state in random_positions(4, seed=5):
+        for level in ("random", *LEVELS):
+            assert choose_move(ENGINE, state, level, seed=3, time_budget=0.05) in ENGINE.legal_moves(state)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_the_same_seed_gives_the_same_move(level: str) -> None:
+    for state in random_positions(5, seed=9):
+        first = ai.choose(ENGINE, state, level, random.Random(42), far(), iterations=150)
+        second = ai.choose(ENGINE, state, level, random.Random(42), far(), iterations=150)
+        assert first == second
+
+
+def test_the_search_itself_is_reproducible_for_a_fixed_iteration_count() -> None:
+    state = ENGINE.play(ENGINE.initial(), "e5")
+    runs = [search(ai.UTTTAdapter, state, random.Random(7), iterations=300) for _ in range(2)]
+    assert runs[0] == runs[1]
+    assert runs[0].iterations == 300 and sum(runs[0].visits.values()) == 300
+
+
+@pytest.mark.parametrize(("level", "budget"), [("hard", 0.3), ("medium", 0.2), ("easy", 0.05)])
+def test_the_time_budget_is_honoured(level: str, budget: float) -> None:
+    state = ENGINE.initial()  # the widest choice of moves
+    started = time.perf_counter()
+    choose_move(ENGINE, state, level, seed=1, time_budget=budget)
+    assert time.perf_counter() - started < budget + 0.25
+
+
+def test_hard_uses_most_of_its_budget_to_search() -> None:
+    state = ENGINE.play(ENGINE.initial(), "e5")
+    started = time.perf_counter()
+    result = search(ai.UTTTAdapter, state, random.Random(1), deadline=started + 0.2)
+    assert result.iterations > 20
+    assert time.perf_counter() - started < 0.45
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_the_computer_completes_the_third_board_of_a_row(level: str) -> None:
+    state = ENGINE.from_fen(X_CAN_WIN)
+    assert ai.choose(ENGINE, state, level, random.Random(0), far(), iterations=50) == "i9"
+
+
+def test_hard_blocks_an_immediate_loss() -> None:
+    state = ENGINE.from_fen(X_MUST_BLOCK)
+    assert sorted(ENGINE.legal_moves(state)) == ["h8", "i9"]
+    for seed in range(5):
+        assert ai.choose(ENGINE, state, "hard", random.Random(seed), far(), iterations=100) == "i9"
+
+
+def test_hard_never_sends_the_opponent_where_it_wins_at_once() -> None:
+    state = ENGINE.from_fen(X_MUST_NOT_SEND_O_THERE)
+    moves = ai.legal_indexes(state)
+    safe = {ai.CELL_TOKENS[m] for m in ai.safe_moves(state, moves)}
+    assert safe == SAFE_IN_THE_CENTRE
+    for seed in range(5):
+        assert (
+            ai.choose(ENGINE, state, "hard", random.Random(seed), far(), iterations=100) in SAFE_IN_THE_CENTRE
+        )
+
+
+def test_a_random_playout_always_reaches_the_end() -> None:
+    rng = random.Random(3)
+    for state in random_positions(20, seed=4):
+        assert ai.UTTTAdapter.rollout(state, rng) in (0.0, 0.5, 1.0)
