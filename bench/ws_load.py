@@ -144,7 +144,8 @@ def main() -> None:
     procs, ports = [], []
     for _ in range(args.servers):
         port = free_port()
-        procs.append(subprocess.Popen(daphne_command("127.0.0.1", port), cwd=ROOT, stderr=subprocess.DEVNULL))
+        procs.append(subprocess.Popen(daphne_command("127.0.0.1", port), cwd=ROOT, stdout=subprocess.DEVNULL,
+                                      stderr=open(f"/tmp/ws_load_daphne_{port}.log", "w")))
         ports.append(port)
     worker = subprocess.Popen(celery_worker_command(concurrency=1), cwd=ROOT, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
@@ -162,16 +163,13 @@ def main() -> None:
         cpu = [(cpu_seconds(p.pid) - b) / wall * 100 for p, b in zip(procs, cpu_before, strict=True)]
         rtts = [rtt for bot in bots for rtt in bot.round_trips]
         moves = sum(bot.moves_made for bot in bots)
-        now = time.monotonic()
         stalled = sum(
-            1 for i in range(0, len(bots), 2)
-            if not (bots[i].finished or bots[i + 1].finished)
-            and now - max(bots[i].last_change, bots[i + 1].last_change) > 3.0
+            1 for i in range(0, len(bots), 2) if max(bots[i].longest_wait, bots[i + 1].longest_wait) > 3.0
         )
         errors = sum(len(bot.errors) for bot in bots)
         offered = "max" if args.closed_loop else f"{len(games):.0f}"
         print(f"{len(games)} games on {args.servers} daphne process(es), {wall:.1f} s")
-        print(f"  moves/s offered ~{offered}, achieved {moves / wall:.0f}")
+        print(f"  moves/s offered ~{offered}, achieved {moves / args.seconds:.0f}")
         print(f"  round trip p50 {percentile(rtts, .5) * 1000:.1f} ms, p99 {percentile(rtts, .99) * 1000:.1f} ms, "
               f"p99.9 {percentile(rtts, .999) * 1000:.1f} ms, mean {statistics.fmean(rtts) * 1000 if rtts else 0:.1f} ms")
         print(f"  stalled games {stalled}, errors {errors}, reconnects {sum(b.reconnects for b in bots)}")
@@ -180,7 +178,10 @@ def main() -> None:
         for proc in [*procs, worker]:
             proc.terminate()
         for proc in [*procs, worker]:
-            proc.wait(timeout=15)
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
 
 
 if __name__ == "__main__":

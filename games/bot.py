@@ -47,6 +47,7 @@ class GameBot:
         self.reconnects = 0
         self.moves_made = 0
         self.last_change = time.monotonic()  # when the game last changed, as seen here
+        self.longest_wait = 0.0  # the longest time between two changes of the game seen here
 
     @property
     def finished(self) -> bool:
@@ -57,7 +58,10 @@ class GameBot:
         if game is None or (self.snapshot is not None and game["v"] <= self.snapshot["v"]):
             return
         if self.snapshot is None or game["ply"] != self.snapshot["ply"]:
-            self.last_change = time.monotonic()
+            now = time.monotonic()
+            if self.snapshot is not None:
+                self.longest_wait = max(self.longest_wait, now - self.last_change)
+            self.last_change = now
         self.snapshot = game
         if message.get("you") is not None:
             self.side = message["you"]
@@ -111,7 +115,8 @@ class GameBot:
                             self.moves_made += 1
                             await ws.send(json.dumps(self.pending))
                         try:
-                            raw = await asyncio.wait_for(ws.recv(), timeout=5)
+                            wait = min(5.0, max(0.05, deadline - time.monotonic()))
+                            raw = await asyncio.wait_for(ws.recv(), timeout=wait)
                         except TimeoutError:
                             await ws.send(json.dumps({"type": "sync"}))
                             continue

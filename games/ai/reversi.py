@@ -1,0 +1,716 @@
+"""Computer player for Reversi: alpha-beta on bitboards plus an exact endgame solver.
+
+Levels:
+
+* ``easy``: one ply. Each move is scored by a square table plus the discs it
+  flips plus noise; now and then a random move, and a corner only some of the
+  time. It plays like a beginner who likes corners and big captures.
+* ``medium``: iterative-deepening alpha-beta up to 4 plies with a square-table
+  and mobility evaluation; exact endgame from 8 empty squares.
+* ``hard``: iterative-deepening negamax (principal variation search) with a
+  transposition table and move ordering, an evaluation of mobility, potential
+  mobility (frontier), corners, X- and C-squares and corner-anchored edge
+  runs. From 18 empty squares it tries to prove a win or draw with the
+  endgame solver (null window around 0), from 14 it solves for the exact
+  score; when the solver runs out of time the midgame choice stands.
+
+Both searching levels vary their first few moves: they pick at random (from
+the seeded ``rng``) among moves scored within a small margin of the best, so
+games against them do not all repeat.
+
+Every search checks the clock at its nodes and gives up cleanly at the
+deadline, keeping the best move of the last completed iteration.
+
+``solve_endgame(own, opp)`` is the exact solver on its own (used by the bench
+``bench/reversi_endgame.py``): the final disc difference with best play, from
+the point of view of the side to move, with the empty squares of a game that
+ends early going to the winner (the usual Othello convention, as in the FFO
+test positions).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from games.engines.base import IllegalMove
+from games.engines.reversi import FULL, SQUARE_NAMES, flips, legal_mask
+
+# ---------------------------------------------------------------------------
+# Board regions
+
+
+def _mask(*names: str) -> int:
+    result = 0
+    for name in names:
+        result |= 1 << SQUARE_NAMES.index(name)
+    return result
+
+
+CORNERS = _mask("a1", "h1", "a8", "h8")
+# Per corner: (corner, X-square, C-squares). Both are bad to own while the corner is empty.
+_CORNER_ZONES = (
+    (_mask("a1"), _mask("b2"), _mask("b1", "a2")),
+    (_mask("h1"), _mask("g2"), _mask("g1", "h2")),
+    (_mask("a8"), _mask("b7"), _mask("a7", "b8")),
+    (_mask("h8"), _mask("g7"), _mask("h7", "g8")),
+)
+
+
+def _corner_index(empty_corners: int) -> int:
+    """0..15 from the four corner bits (a1 bit 0, h1 bit 7, a8 bit 56, h8 bit 63)."""
+    return (
+        (empty_corners & 1) | (empty_corners >> 6 & 2) | (empty_corners >> 54 & 4) | (empty_corners >> 60 & 8)
+    )
+
+
+def _zone_tables() -> tuple[tuple[int, ...], tuple[int, ...]]:
+    x_table, c_table = [], []
+    for index in range(16):
+        x_mask = c_mask = 0
+        for i, (_corner, x_sq, c_sq) in enumerate(_CORNER_ZONES):
+            if index >> i & 1:
+                x_mask |= x_sq
+                c_mask |= c_sq
+        x_table.append(x_mask)
+        c_table.append(c_mask)
+    return tuple(x_table), tuple(c_table)
+
+
+# Squares that hurt their owner, by which corners are still empty.
+_X_BY_EMPTY_CORNERS, _C_BY_EMPTY_CORNERS = _zone_tables()
+
+# The classic square-value table (corners good, squares next to them bad).
+_SQUARE_WEIGHTS_ROWS = (
+    (100, -20, 10, 5, 5, 10, -20, 100),
+    (-20, -50, -2, -2, -2, -2, -50, -20),
+    (10, -2, 1, 1, 1, 1, -2, 10),
+    (5, -2, 1, 0, 0, 1, -2, 5),
+    (5, -2, 1, 0, 0, 1, -2, 5),
+    (10, -2, 1, 1, 1, 1, -2, 10),
+    (-20, -50, -2, -2, -2, -2, -50, -20),
+    (100, -20, 10, 5, 5, 10, -20, 100),
+)
+SQUARE_WEIGHTS: tuple[int, ...] = tuple(w for row in _SQUARE_WEIGHTS_ROWS for w in row)
+# The same table as a few (weight, squares) classes, best first, for cheap
+# evaluation and static move ordering.
+_WEIGHTED_CLASSES: tuple[tuple[int, int], ...] = tuple(
+    (w, sum(1 << sq for sq in range(64) if SQUARE_WEIGHTS[sq] == w))
+    for w in sorted(set(SQUARE_WEIGHTS), reverse=True)
+    if w
+)
+_WEIGHT_CLASSES: tuple[int, ...] = tuple(squares for _, squares in _WEIGHTED_CLASSES) + (
+    sum(1 << sq for sq in range(64) if SQUARE_WEIGHTS[sq] == 0),
+)
+
+COL_A = 0x0101010101010101
+
+
+def _neighbours(mask: int) -> int:
+    """Squares 8-adjacent to ``mask``."""
+    horizontal = ((mask << 1) & 0xFEFEFEFEFEFEFEFE) | ((mask >> 1) & 0x7F7F7F7F7F7F7F7F)
+    row = mask | horizontal
+    return (horizontal | (row << 8) | (row >> 8)) & FULL
+
+
+def _column_byte(mask: int, col: int) -> int:
+    """The 8 squares of a column as a byte, row 1 in bit 0."""
+    col_bits = (mask >> col) & COL_A
+    # Multiplying gathers bit 8k into bit 56+k (no carries: the bits are 8 apart).
+    return ((col_bits * 0x0102040810204080) & FULL) >> 56
+
+
+def _reverse_byte_table() -> tuple[int, ...]:
+    return tuple(int(f"{b:08b}"[::-1], 2) for b in range(256))
+
+
+_REVERSED = _reverse_byte_table()
+
+
+def _anchored(edge: int) -> int:
+    """How many discs of an 8-square edge hang on to either of its corners."""
+    low = ((edge ^ (edge + 1)) >> 1) & edge
+    if low == 0xFF:
+        return 8
+    rev = _REVERSED[edge]
+    high = ((rev ^ (rev + 1)) >> 1) & rev
+    return low.bit_count() + high.bit_count()
+
+
+def _edge_anchors(own: int) -> int:
+    """Own discs on an edge joined to an own corner by own discs: they cannot be flipped along it."""
+    if not own & CORNERS:
+        return 0
+    return (
+        _anchored(own & 0xFF)
+        + _anchored(own >> 56)
+        + _anchored(_column_byte(own, 0))
+        + _anchored(_column_byte(own, 7))
+    )
+
+
+# ---------------------------------------------------------------------------
+# Evaluations (from the side to move's point of view)
+
+WIN = 10_000  # a won game scores WIN + disc difference, beyond any evaluation
+
+
+def final_score(own: int, opp: int) -> int:
+    """Disc difference of a finished game; empty squares go to the winner."""
+    diff = own.bit_count() - opp.bit_count()
+    empties = 64 - (own | opp).bit_count()
+    if diff > 0:
+        return diff + empties
+    if diff < 0:
+        return diff - empties
+    return 0
+
+
+def _terminal_value(own: int, opp: int) -> int:
+    score = final_score(own, opp)
+    if score > 0:
+        return WIN + score
+    if score < 0:
+        return -WIN + score
+    return 0
+
+
+def evaluate_hard(own: int, opp: int) -> int:
+    """Positional evaluation for the hard level, in rough hundredths of a game."""
+    empty = ~(own | opp) & FULL
+    n_empty = empty.bit_count()
+    own_moves = legal_mask(own, opp).bit_count()
+    opp_moves = legal_mask(opp, own).bit_count()
+    # Mobility as a ratio, so it matters as much with few moves as with many.
+    score = (60 * (own_moves - opp_moves)) // (own_moves + opp_moves + 2)
+    score += 30 * ((own & CORNERS).bit_count() - (opp & CORNERS).bit_count())
+    index = _corner_index(empty & CORNERS)
+    x_sq = _X_BY_EMPTY_CORNERS[index]
+    c_sq = _C_BY_EMPTY_CORNERS[index]
+    score -= 15 * ((own & x_sq).bit_count() - (opp & x_sq).bit_count())
+    score -= 5 * ((own & c_sq).bit_count() - (opp & c_sq).bit_count())
+    # Potential mobility: discs next to empty squares give the opponent moves.
+    frontier = _neighbours(empty)
+    score -= 2 * ((own & frontier).bit_count() - (opp & frontier).bit_count())
+    score += 6 * (_edge_anchors(own) - _edge_anchors(opp))
+    if n_empty <= 16:
+        # Late in the game the discs themselves start to count.
+        score += (16 - n_empty) * (own.bit_count() - opp.bit_count()) // 4
+    return score
+
+
+def evaluate_medium(own: int, opp: int) -> int:
+    """Square table plus plain mobility: sound, but blind to finer structure."""
+    score = 0
+    for weight, squares in _WEIGHTED_CLASSES:
+        score += weight * ((own & squares).bit_count() - (opp & squares).bit_count())
+    score += 5 * (legal_mask(own, opp).bit_count() - legal_mask(opp, own).bit_count())
+    return score
+
+
+# ---------------------------------------------------------------------------
+# Exact endgame solver
+
+
+class _Timeout(Exception):
+    """Raised inside a search when its deadline has passed."""
+
+
+# Quadrant of every square (Edax's parity ordering plays first into regions with
+# an odd number of empty squares, where the last move of the region is ours).
+_QUADRANT_MASKS = tuple(
+    sum(1 << sq for sq in range(64) if (sq % 8 >= 4) + 2 * (sq // 8 >= 4) == q) for q in range(4)
+)
+_QUADRANT_OF = tuple(next(q for q in _QUADRANT_MASKS if q >> sq & 1) for sq in range(64))
+_NEIGHBOURS = tuple(_neighbours(1 << sq) for sq in range(64))
+
+# Below this many empty squares the solver stops ordering moves by mobility and
+# keeping a transposition table: the bookkeeping would cost more than it saves.
+_SHALLOW = 6
+_TIME_CHECK = 63  # look at the clock every 64 nodes
+
+
+class EndgameSolver:
+    """Exact negamax alpha-beta for the last empty squares.
+
+    Scores are final disc differences for the side to move. Above ``_SHALLOW``
+    empties: fastest-first move ordering (fewest replies for the opponent),
+    principal-variation search and a transposition table of bounds; below it:
+    a loop over the empty squares in quadrant-parity order.
+    """
+
+    def __init__(self, deadline: float | None = None) -> None:
+        self.deadline = deadline
+        self.nodes = 0
+        self.table: dict[int, tuple[int, int, int]] = {}
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if not self.nodes & _TIME_CHECK and self.deadline is not None and time.perf_counter() > self.deadline:
+            raise _Timeout
+
+    def solve(self, own: int, opp: int, alpha: int = -64, beta: int = 64) -> tuple[int, int | None]:
+        """(score, best square or None) with ``alpha < score < beta`` exact, else a bound."""
+        n_empty = 64 - (own | opp).bit_count()
+        moves = legal_mask(own, opp)
+        if not moves:
+            if not legal_mask(opp, own):
+                return final_score(own, opp), None
+            score, _ = self.solve(opp, own, -beta, -alpha)
+            return -score, None
+        best_score, best_sq = -65, None
+        for _, sq, child_own, child_opp in self._ordered_children(own, opp, moves, None):
+            if best_sq is None:
+                score = -self._search(child_opp, child_own, -beta, -alpha, n_empty - 1)
+            else:
+                score = -self._search(child_opp, child_own, -alpha - 1, -alpha, n_empty - 1)
+                if alpha < score < beta:
+                    score = -self._search(child_opp, child_own, -beta, -score, n_empty - 1)
+            if score > best_score:
+                best_score, best_sq = score, sq
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best_score, best_sq
+
+    def _ordered_children(
+        self, own: int, opp: int, moves: int, first: int | None
+    ) -> list[tuple[int, int, int, int]]:
+        """Children (order key, square, own after, opp after), fastest-first."""
+        children = []
+        while moves:
+            bit = moves & -moves
+            moves ^= bit
+            sq = bit.bit_length() - 1
+            flipped = flips(own, opp, sq)
+            new_own = own | flipped | bit
+            new_opp = opp ^ flipped
+            if sq == first:
+                key = -1000
+            else:
+                # Fastest first: few replies for the opponent, above all no corner
+                # for them, few of our discs next to empty squares, then the
+                # square's own value.
+                replies = legal_mask(new_opp, new_own)
+                empty = ~(new_own | new_opp) & FULL
+                key = (
+                    16 * replies.bit_count()
+                    + 16 * (replies & CORNERS).bit_count()
+                    + (new_own & _neighbours(empty)).bit_count()
+                    - SQUARE_WEIGHTS[sq] // 10
+                )
+            children.append((key, sq, new_own, new_opp))
+        children.sort()
+        return children
+
+    def _search(self, own: int, opp: int, alpha: int, beta: int, n_empty: int) -> int:
+        if n_empty <= _SHALLOW:
+            return self._enter_shallow(own, opp, alpha, beta, n_empty)
+        self._tick()
+        moves = legal_mask(own, opp)
+        if not moves:
+            if not legal_mask(opp, own):
+                return final_score(own, opp)
+            return -self._search(opp, own, -beta, -alpha, n_empty)
+        key = own << 64 | opp
+        entry = self.table.get(key)
+        first = None
+        if entry is not None:
+            lower, upper, first = entry
+            if lower >= beta:
+                return lower
+            if upper <= alpha:
+                return upper
+            if lower > alpha:
+                alpha = lower
+            if upper < beta:
+                beta = upper
+        original_alpha = alpha
+        best_score, best_sq = -65, -1
+        searched = False
+        for _, sq, child_own, child_opp in self._ordered_children(own, opp, moves, first):
+            if not searched:
+                score = -self._search(child_opp, child_own, -beta, -alpha, n_empty - 1)
+                searched = True
+            else:
+                score = -self._search(child_opp, child_own, -alpha - 1, -alpha, n_empty - 1)
+                if alpha < score < beta:
+                    score = -self._search(child_opp, child_own, -beta, -score, n_empty - 1)
+            if score > best_score:
+                best_score, best_sq = score, sq
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        if best_score <= original_alpha:
+            self.table[key] = (-64, best_score, best_sq)
+        elif best_score >= beta:
+            self.table[key] = (best_score, 64, best_sq)
+        else:
+            self.table[key] = (best_score, best_score, best_sq)
+        return best_score
+
+    def _enter_shallow(self, own: int, opp: int, alpha: int, beta: int, n_empty: int) -> int:
+        empty = ~(own | opp) & FULL
+        odd = 0
+        for quadrant in _QUADRANT_MASKS:
+            if (empty & quadrant).bit_count() & 1:
+                odd |= quadrant
+        return self._shallow(own, opp, alpha, beta, n_empty, odd, False)
+
+    def _shallow(
+        self, own: int, opp: int, alpha: int, beta: int, n_empty: int, odd: int, passed: bool
+    ) -> int:
+        """Few empties: try the empty squares directly, odd quadrants first.
+
+        ``odd`` is the union of the quadrants holding an odd number of empty
+        squares; playing a square toggles its quadrant.
+        """
+        self.nodes += 1
+        if not self.nodes & _TIME_CHECK and self.deadline is not None and time.perf_counter() > self.deadline:
+            raise _Timeout
+        empty = ~(own | opp) & FULL
+        if n_empty == 2:
+            return self._two(own, opp, alpha, beta, empty)
+        best_score = -65
+        for group in (empty & odd, empty & ~odd):
+            while group:
+                bit = group & -group
+                group ^= bit
+                sq = bit.bit_length() - 1
+                if not _NEIGHBOURS[sq] & opp:
+                    continue
+                flipped = flips(own, opp, sq)
+                if not flipped:
+                    continue
+                score = -self._shallow(
+                    opp ^ flipped,
+                    own | flipped | bit,
+                    -beta,
+                    -alpha,
+                    n_empty - 1,
+                    odd ^ _QUADRANT_OF[sq],
+                    False,
+                )
+                if score > best_score:
+                    best_score = score
+                    if score > alpha:
+                        alpha = score
+                        if alpha >= beta:
+                            return best_score
+        if best_score > -65:
+            return best_score
+        if passed:  # neither side can move: the game is over
+            return -final_score(opp, own)
+        return -self._shallow(opp, own, -beta, -alpha, n_empty, odd, True)
+
+    def _two(self, own: int, opp: int, alpha: int, beta: int, empty: int) -> int:
+        """Exact score with two empty squares left."""
+        bit_a = empty & -empty
+        bit_b = empty ^ bit_a
+        sq_a = bit_a.bit_length() - 1
+        sq_b = bit_b.bit_length() - 1
+        best_score = -65
+        if _NEIGHBOURS[sq_a] & opp:
+            flipped = flips(own, opp, sq_a)
+            if flipped:
+                best_score = -_last_move(opp ^ flipped, own | flipped | bit_a, sq_b)
+                if best_score >= beta:
+                    return best_score
+        if _NEIGHBOURS[sq_b] & opp:
+            flipped = flips(own, opp, sq_b)
+            if flipped:
+                score = -_last_move(opp ^ flipped, own | flipped | bit_b, sq_a)
+                if score > best_score:
+                    best_score = score
+        if best_score > -65:
+            return best_score
+        # We must pass; the opponent plays one of the two squares, if it can.
+        if _NEIGHBOURS[sq_a] & own:
+            flipped = flips(opp, own, sq_a)
+            if flipped:
+                best_score = -_last_move(own ^ flipped, opp | flipped | bit_a, sq_b)
+                if best_score >= -alpha:
+                    return -best_score
+        if _NEIGHBOURS[sq_b] & own:
+            flipped = flips(opp, own, sq_b)
+            if flipped:
+                score = -_last_move(own ^ flipped, opp | flipped | bit_b, sq_a)
+                if score > best_score:
+                    best_score = score
+        if best_score > -65:
+            return -best_score
+        return final_score(own, opp)
+
+
+def _last_move(own: int, opp: int, sq: int) -> int:
+    """Exact score with one empty square left."""
+    discs = own.bit_count()  # opp has 63 - discs
+    if _NEIGHBOURS[sq] & opp:
+        flipped = flips(own, opp, sq).bit_count()
+        if flipped:
+            return 2 * (discs + flipped + 1) - 64
+    if _NEIGHBOURS[sq] & own:
+        flipped = flips(opp, own, sq).bit_count()
+        if flipped:
+            return 2 * (discs - flipped) - 64
+    diff = 2 * discs - 63  # nobody can fill it: it goes to the winner
+    return diff + 1 if diff > 0 else diff - 1
+
+
+def solve_endgame(own: int, opp: int, deadline: float | None = None) -> tuple[int, str | None]:
+    """Exact final disc difference for the side to move and a best move.
+
+    ``own``/``opp`` are the bitboards of the side to move and of the other
+    side. Returns ``(score, move)``: ``move`` is a square name, ``"pass"`` when
+    the side to move must pass, or None when the game is over. Raises
+    TimeoutError if ``deadline`` (a ``time.perf_counter()`` value) passes first.
+    """
+    solver = EndgameSolver(deadline)
+    try:
+        score, sq = solver.solve(own, opp)
+    except _Timeout:
+        raise TimeoutError("endgame solver ran out of time") from None
+    if sq is not None:
+        return score, SQUARE_NAMES[sq]
+    return score, ("pass" if legal_mask(opp, own) else None)
+
+
+# ---------------------------------------------------------------------------
+# Midgame search
+
+
+class _Search:
+    """Iterative-deepening principal variation search with a transposition table."""
+
+    def __init__(self, evaluate: Any, deadline: float) -> None:
+        self.evaluate = evaluate
+        self.deadline = deadline
+        self.nodes = 0
+        self.table: dict[int, tuple[int, int, int, int]] = {}  # key -> depth, lower, upper, best
+
+    def _ordered(self, own: int, opp: int, moves: int, first: int, depth: int) -> list[int]:
+        """Moves to try, best-looking first."""
+        if depth >= 3:
+            keyed = []
+            bits = moves
+            while bits:
+                bit = bits & -bits
+                bits ^= bit
+                sq = bit.bit_length() - 1
+                if sq == first:
+                    continue
+                flipped = flips(own, opp, sq)
+                replies = legal_mask(opp ^ flipped, own | flipped | bit).bit_count()
+                keyed.append((8 * replies - SQUARE_WEIGHTS[sq] // 4, sq))
+            keyed.sort()
+            ordered = [sq for _, sq in keyed]
+        else:
+            ordered = []
+            for weight_class in _WEIGHT_CLASSES:
+                bits = moves & weight_class
+                while bits:
+                    bit = bits & -bits
+                    bits ^= bit
+                    sq = bit.bit_length() - 1
+                    if sq != first:
+                        ordered.append(sq)
+        if first >= 0:
+            ordered.insert(0, first)
+        return ordered
+
+    def negamax(self, own: int, opp: int, depth: int, alpha: int, beta: int) -> int:
+        self.nodes += 1
+        if not self.nodes & 63 and time.perf_counter() > self.deadline:
+            raise _Timeout
+        moves = legal_mask(own, opp)
+        if not moves:
+            if not legal_mask(opp, own):
+                return _terminal_value(own, opp)
+            # A pass is forced and costs no thinking, so it uses up no depth.
+            return -self.negamax(opp, own, depth, -beta, -alpha)
+        if depth <= 0:
+            return self.evaluate(own, opp)
+        key = own << 64 | opp
+        entry = self.table.get(key)
+        first = -1
+        if entry is not None:
+            entry_depth, lower, upper, first = entry
+            if entry_depth >= depth:
+                if lower >= beta:
+                    return lower
+                if upper <= alpha:
+                    return upper
+                if lower > alpha:
+                    alpha = lower
+                if upper < beta:
+                    beta = upper
+        original_alpha = alpha
+        best_score, best_sq = -10 * WIN, -1
+        for sq in self._ordered(own, opp, moves, first, depth):
+            flipped = flips(own, opp, sq)
+            child_own, child_opp = opp ^ flipped, own | flipped | (1 << sq)
+            if best_sq < 0:
+                score = -self.negamax(child_own, child_opp, depth - 1, -beta, -alpha)
+            else:
+                score = -self.negamax(child_own, child_opp, depth - 1, -alpha - 1, -alpha)
+                if alpha < score < beta:
+                    score = -self.negamax(child_own, child_opp, depth - 1, -beta, -score)
+            if score > best_score:
+                best_score, best_sq = score, sq
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        lower, upper = -10 * WIN, 10 * WIN
+        if best_score <= original_alpha:
+            upper = best_score
+        elif best_score >= beta:
+            lower = best_score
+        else:
+            lower = upper = best_score
+        self.table[key] = (depth, lower, upper, best_sq)
+        return best_score
+
+    def root(
+        self, own: int, opp: int, depth: int, order: list[int], window: int | None
+    ) -> list[tuple[int, int]]:
+        """Scores of the root moves at ``depth``, best first.
+
+        With ``window`` None only the best move's score is exact (the others are
+        upper bounds); with a window every move within ``window`` of the best
+        gets an exact score, so a random pick among near-equal moves is fair.
+        """
+        results = []
+        alpha = -10 * WIN
+        for sq in order:
+            flipped = flips(own, opp, sq)
+            child_own, child_opp = opp ^ flipped, own | flipped | (1 << sq)
+            floor = alpha if window is None else alpha - window
+            if not results:
+                score = -self.negamax(child_own, child_opp, depth - 1, -10 * WIN, 10 * WIN)
+            else:
+                score = -self.negamax(child_own, child_opp, depth - 1, -floor - 1, -floor)
+                if score > floor:
+                    score = -self.negamax(child_own, child_opp, depth - 1, -10 * WIN, -floor)
+            results.append((score, sq))
+            alpha = max(alpha, score)
+        results.sort(key=lambda item: -item[0])
+        return results
+
+
+class _Level:
+    def __init__(
+        self,
+        evaluate: Any,
+        max_depth: int,
+        exact_empties: int,
+        wld_empties: int,
+        opening_plies: int,
+        opening_margin: int,
+    ) -> None:
+        self.evaluate = evaluate
+        self.max_depth = max_depth
+        self.exact_empties = exact_empties  # try the exact solver from this many empties
+        self.wld_empties = wld_empties  # try a win/draw/loss proof from this many empties
+        self.opening_plies = opening_plies  # vary the opening while this few discs were placed
+        self.opening_margin = opening_margin  # ... among moves this close to the best
+
+
+_LEVELS = {
+    "medium": _Level(
+        evaluate_medium, max_depth=4, exact_empties=8, wld_empties=8, opening_plies=8, opening_margin=20
+    ),
+    "hard": _Level(
+        evaluate_hard, max_depth=60, exact_empties=14, wld_empties=18, opening_plies=6, opening_margin=3
+    ),
+}
+
+_SAFETY = 0.02  # seconds kept in hand before the deadline
+_SOLVER_SHARE = 0.2  # of the budget for the midgame search when a solver will run after it
+
+
+def _midgame_move(own: int, opp: int, params: _Level, rng: random.Random, stop: float) -> int:
+    """Best square by iterative deepening; the last completed iteration counts."""
+    n_empty = 64 - (own | opp).bit_count()
+    started = time.perf_counter()
+    search = _Search(params.evaluate, stop)
+    order = search._ordered(own, opp, legal_mask(own, opp), -1, 3)
+    best = order[0]
+    explore = (64 - n_empty) - 4 < params.opening_plies
+    window = params.opening_margin if explore else None
+    try:
+        for depth in range(1, min(params.max_depth, n_empty) + 1):
+            results = search.root(own, opp, depth, order, window)
+            top = results[0][0]
+            if window is not None:
+                best = rng.choice(sorted(sq for score, sq in results if score >= top - window))
+            else:
+                best = results[0][1]
+            order = [sq for _, sq in results]
+            if abs(top) >= WIN:
+                break  # the game is decided within the horizon
+            # An iteration costs several times the previous one: do not start one
+            # that would most likely be thrown away.
+            if time.perf_counter() - started > 0.4 * (stop - started):
+                break
+    except _Timeout:
+        pass
+    return best
+
+
+def search_move(own: int, opp: int, level: str, rng: random.Random, deadline: float) -> int:
+    """Best square for the side to move (which must have a legal placement)."""
+    params = _LEVELS[level]
+    n_empty = 64 - (own | opp).bit_count()
+    stop = deadline - _SAFETY
+    if n_empty > params.wld_empties:
+        return _midgame_move(own, opp, params, rng, stop)
+    # A quick midgame answer first, in case the solver runs out of time.
+    now = time.perf_counter()
+    best = _midgame_move(own, opp, params, rng, now + _SOLVER_SHARE * (stop - now))
+    solver = EndgameSolver(stop)
+    try:
+        if n_empty <= params.exact_empties:
+            _, solved = solver.solve(own, opp)
+            if solved is not None:
+                best = solved
+        else:
+            # Null window around a draw: a score above 0 proves a win, exactly 0
+            # a draw; below 0 every move loses and the midgame choice stays.
+            score, solved = solver.solve(own, opp, -1, 1)
+            if score >= 0 and solved is not None:
+                best = solved
+    except _Timeout:
+        pass
+    return best
+
+
+def easy_move(own: int, opp: int, rng: random.Random) -> int:
+    """A beginner's move: greedy for corners and captures, with slips."""
+    moves = legal_mask(own, opp)
+    squares = [sq for sq in range(64) if moves >> sq & 1]
+    if rng.random() < 0.2:
+        return rng.choice(squares)
+    corners = [sq for sq in squares if (1 << sq) & CORNERS]
+    if corners and rng.random() < 0.6:
+        return rng.choice(corners)
+
+    def appeal(sq: int) -> float:
+        captured = flips(own, opp, sq).bit_count()
+        return SQUARE_WEIGHTS[sq] / 10 + captured + rng.uniform(0, 6)
+
+    return max(squares, key=appeal)
+
+
+def choose(engine: Any, state: Any, level: str, rng: random.Random, deadline: float) -> str:
+    """The AI dispatcher's entry point: a legal move token for ``state``."""
+    own, opp = (state.black, state.white) if engine.to_move(state) == 0 else (state.white, state.black)
+    if not legal_mask(own, opp):
+        if not legal_mask(opp, own):
+            raise IllegalMove("the game is over: there is no move to choose")
+        return engine.pass_move
+    sq = easy_move(own, opp, rng) if level == "easy" else search_move(own, opp, level, rng, deadline)
+    return SQUARE_NAMES[sq]
