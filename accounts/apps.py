@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class AccountsConfig(AppConfig):
     name = "accounts"
-    verbose_name = "Players"
+    verbose_name = _("Players")
 
     def ready(self) -> None:
         from accounts import receivers  # noqa: F401  (connects to allauth's signals)

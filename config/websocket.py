@@ -11,10 +11,13 @@ from __future__ import annotations
 import json
 import logging
 import time
+from types import SimpleNamespace
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 logger = logging.getLogger(__name__)
 
@@ -42,8 +45,33 @@ class TokenBucket:
         return True
 
 
+def scope_language(scope: dict[str, Any]) -> str:
+    """The language of the page that opened the socket: the switcher's cookie, else Accept-Language.
+
+    Channels runs no LocaleMiddleware, so this is what LocaleMiddleware would choose
+    for a plain HTTP request from the same browser.
+    """
+    headers = {name.lower(): value for name, value in scope.get("headers") or []}
+    request = SimpleNamespace(
+        COOKIES=scope.get("cookies") or {},
+        META={"HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")},
+        path_info=scope.get("path", "/"),
+    )
+    return translation.get_language_from_request(request)
+
+
 class JsonConsumer(AsyncWebsocketConsumer):
-    """Parse, size-check and rate-limit inbound frames; dispatch by ``type``."""
+    """Parse, size-check and rate-limit inbound frames; dispatch by ``type``.
+
+    Everything a socket does (its handlers, the services they call, the error
+    messages it sends) runs in the language of the page that opened it.
+    """
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        if not hasattr(self, "language"):
+            self.language = scope_language(self.scope)
+        with translation.override(self.language):
+            await super().dispatch(message)
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         self.bucket = TokenBucket(settings.WS_RATE_MESSAGES, settings.WS_RATE_SECONDS)
@@ -61,12 +89,12 @@ class JsonConsumer(AsyncWebsocketConsumer):
         try:
             message = json.loads(raw)
         except (ValueError, UnicodeDecodeError):
-            await self.send_error("malformed", "The message is not valid JSON.")
+            await self.send_error("malformed", _("The message is not valid JSON."))
             return
         kind = message.get("type") if isinstance(message, dict) else None
         handler = getattr(self, f"on_{kind}", None) if isinstance(kind, str) and kind.isidentifier() else None
         if handler is None:
-            await self.send_error("unknown_type", "Unknown message type.", ref=message)
+            await self.send_error("unknown_type", _("Unknown message type."), ref=message)
             return
         await handler(message)
 

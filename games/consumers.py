@@ -105,7 +105,9 @@ class GameConsumer(JsonConsumer):
             await self.send_json({"type": "presence", "side": event["side"], "online": event["online"]})
 
     async def game_error(self, event: dict[str, Any]) -> None:
-        await self.send_error(event["code"], event["message"])
+        # Refusals from Celery tasks are written in the default language (English,
+        # the source text); translate them for this socket's page.
+        await self.send_error(event["code"], _(event["message"]))
 
     # --- commands from the client ----------------------------------------------------
 

@@ -16,8 +16,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.engines import ENGINES, get
+from games.names import GAME_NAMES
 
-GAME_CHOICES = [(slug, engine.name) for slug, engine in ENGINES.items()]
+GAME_CHOICES = [(slug, GAME_NAMES.get(slug, engine.name)) for slug, engine in ENGINES.items()]
 AI_LEVEL_CHOICES = [("easy", _("Easy")), ("medium", _("Medium")), ("hard", _("Hard"))]
 # Minutes per player for the whole game; 0 = untimed (computer games only).
 TIME_CONTROL_CHOICES = [1, 3, 5, 10, 15]

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engines import ENGINES
 from games.models import Favourite, Game
+from games.names import game_name
 from ratings.charts import sparkline
 from ratings.elo import shown
 from ratings.models import Rating, RatingChange
@@ -32,11 +33,6 @@ UNRATED_REASONS = {
     "same_player": _("a player cannot be rated against themselves"),
     "no_player": _("a player's account no longer exists"),
 }
-
-
-def game_name(slug: str) -> str:
-    engine = ENGINES.get(slug)
-    return engine.name if engine is not None else slug
 
 
 def _ranked(game_slug: str) -> QuerySet[Rating]:
@@ -246,7 +242,7 @@ def profile_ratings(player) -> list[ProfileRating]:
     ratings = {r.game: r for r in Rating.objects.filter(user=player)}
     places = places_for((player.pk, slug) for slug in ratings)
     blocks = []
-    for slug, engine in ENGINES.items():
+    for slug in ENGINES:
         rating = ratings.get(slug)
         values: list[float] = []
         if rating is not None and rating.rated_games:
@@ -261,7 +257,7 @@ def profile_ratings(player) -> list[ProfileRating]:
         blocks.append(
             ProfileRating(
                 slug=slug,
-                name=engine.name,
+                name=game_name(slug),
                 rating=rating if rating is not None and rating.rated_games else None,
                 place=places.get((player.pk, slug)),
                 chart_points=sparkline(values) if len(values) > 1 else "",

@@ -14,27 +14,11 @@ from dataclasses import dataclass, field
 from django import template
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext_lazy as _
 
 from games.engines.four_tac_toe import lines_table
+from games.names import GAME_BLURBS, GAME_NAMES
 
 register = template.Library()
-
-# The engines are pure Python without Django, so their names are translated here.
-GAME_NAMES = {
-    "reversi": _("Reversi"),
-    "ataxx": _("Ataxx"),
-    "ultimate_ttt": _("Ultimate Tic-Tac-Toe"),
-    "quantum_ttt": _("Quantum Tic-Tac-Toe"),
-    "four_tac_toe": _("Four Tac Toe"),
-}
-GAME_BLURBS = {
-    "reversi": _("Trap your opponent's discs between yours and turn them over."),
-    "ataxx": _("Clone or jump, and convert every enemy piece you land next to."),
-    "ultimate_ttt": _("Nine small games in one: where you play decides where your opponent must play."),
-    "quantum_ttt": _("Every move is in two places at once, until a cycle forces a choice."),
-    "four_tac_toe": _("Tic-tac-toe in four dimensions: score every line of three you complete."),
-}
 
 
 @register.filter

@@ -3,9 +3,17 @@
 
 import { format, gettext } from "../i18n.js";
 
+// The computer's name is made here, in the page's language: a snapshot may have
+// been written by a process that spoke another one.
+const LEVELS = { easy: gettext("Easy"), medium: gettext("Medium"), hard: gettext("Hard") };
+
 export function playerName(snapshot, side) {
   const player = snapshot.players[side];
-  return player ? player.name : gettext("(waiting for a player)");
+  if (!player) return gettext("(waiting for a player)");
+  if (player.kind === "computer" && LEVELS[player.level]) {
+    return format(gettext("Computer (%(level)s)"), { level: LEVELS[player.level] });
+  }
+  return player.name;
 }
 
 function reasonSentence(snapshot) {
