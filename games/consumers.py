@@ -125,6 +125,8 @@ class GameConsumer(JsonConsumer):
             return None
 
     async def on_sync(self, message: dict[str, Any]) -> None:
+        # Every message re-checks the clock: a flag is due even if its task is late.
+        await database_sync_to_async(services.flag)(self.game_id)
         await self.send_state(reply_to=message.get("id"))
 
     async def on_move(self, message: dict[str, Any]) -> None:

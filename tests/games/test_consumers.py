@@ -244,3 +244,15 @@ async def test_an_unknown_game_closes_the_socket():
     ws = game_socket(999999)
     connected, code = await ws.connect()
     assert not connected and code == 4404
+
+
+async def test_a_sync_after_the_clock_ran_out_shows_the_loss_on_time(human_game):
+    game_id, (_, alice), _ = await database_sync_to_async(human_game)(minutes=1)
+    a, _ = await open_socket(game_id, alice)
+    await database_sync_to_async(
+        lambda: Game.objects.filter(pk=game_id).update(turn_started_at=timezone.now() - timedelta(seconds=70))
+    )()
+    await a.send_json_to({"type": "sync"})
+    state = await next_of(a, "state")
+    assert state["game"]["result"] == {"winner": 1, "reason": "timeout", "score": [2, 2]}
+    await a.disconnect()

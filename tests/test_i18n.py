@@ -1,0 +1,113 @@
+"""The site in Hindi, Bengali and Greek: every page, the board's JavaScript, and complete catalogues."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.utils import translation
+
+from games.models import Game
+
+LANGUAGES = ["hi", "bn", "el"]
+LOCALE = Path(settings.BASE_DIR) / "config" / "locale"
+
+
+def translated(text: str, lang: str) -> str:
+    with translation.override(lang):
+        result = translation.gettext(text)
+    assert result != text, f"{text!r} has no {lang} translation"
+    return result
+
+
+def switch(client, lang: str) -> None:
+    response = client.post("/i18n/setlang/", {"language": lang, "next": "/"})
+    assert response.status_code == 302
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_navigation_switches_language(client, lang):
+    switch(client, lang)
+    page = client.get("/").content.decode()
+    assert f'<html lang="{lang}"' in page
+    for text in ("Play", "Rankings", "Log in", "Sign up"):
+        assert translated(text, lang) in page
+    assert ">Log in<" not in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_board_page_and_a_rules_page_are_translated(client, lang):
+    switch(client, lang)
+    client.post("/play/new/", {"game": "reversi", "opponent": "computer", "level": "easy", "minutes": 0, "side": "0"})
+    game = Game.objects.get()
+    board = client.get(f"/play/{game.pk}/").content.decode()
+    assert translated("Resign", lang) in board
+    assert translated("Resign this game?", lang) in board
+    rules = client.get("/rules/reversi/").content.decode()
+    assert translated("On this site", lang) in rules
+    assert translated("If you have no legal move, the site passes for you automatically.", lang) in rules
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_javascript_catalogue_carries_the_board_texts(client, lang):
+    switch(client, lang)
+    catalogue = client.get("/jsi18n/").content.decode()
+    po = (LOCALE / lang / "LC_MESSAGES" / "djangojs.po").read_text()
+    entry = re.search(r'msgid "Your move\."\nmsgstr "(.+)"', po)
+    assert entry, "the board's 'Your move.' has a translation"
+    assert entry[1] in catalogue or json.dumps(entry[1])[1:-1] in catalogue
+
+
+def po_entries(path: Path) -> list[dict]:
+    """A small .po reader: each entry's msgid, msgstr(s) and flags."""
+    entries, current, field = [], None, None
+    for line in path.read_text().splitlines() + [""]:
+        if not line.strip():
+            if current is not None:
+                entries.append(current)
+            current, field = None, None
+            continue
+        if current is None:
+            current = {"flags": "", "msgid": "", "msgstr": {}}
+        if line.startswith("#,"):
+            current["flags"] += line
+        elif line.startswith("#"):
+            continue
+        elif line.startswith(("msgid ", "msgid_plural ", "msgstr", "msgctxt ")):
+            key, _, value = line.partition(" ")
+            field = key
+            text = value.strip()[1:-1]
+            if key.startswith("msgstr"):
+                current["msgstr"][key] = text
+            elif key == "msgid":
+                current["msgid"] = text
+            else:
+                current[key] = text
+        elif line.startswith('"') and field:
+            text = line.strip()[1:-1]
+            if field.startswith("msgstr"):
+                current["msgstr"][field] += text
+            elif field == "msgid":
+                current["msgid"] += text
+    return entries
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("domain", ["django", "djangojs"])
+def test_every_catalogue_is_complete(lang, domain):
+    """Fails when someone adds a string without translating it (run makemessages, then translate)."""
+    path = LOCALE / lang / "LC_MESSAGES" / f"{domain}.po"
+    entries = [e for e in po_entries(path) if e["msgid"]]
+    assert len(entries) > 50
+    untranslated = [e["msgid"] for e in entries if not all(e["msgstr"].values()) or not e["msgstr"]]
+    fuzzy = [e["msgid"] for e in entries if "fuzzy" in e["flags"]]
+    assert untranslated == [], f"{len(untranslated)} untranslated, e.g. {untranslated[:3]}"
+    assert fuzzy == []
+    mo = path.with_suffix(".mo")
+    assert mo.exists() and mo.stat().st_mtime >= path.stat().st_mtime - 1, "compile the catalogue (compilemessages)"
