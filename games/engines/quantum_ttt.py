@@ -112,7 +112,7 @@ _PAIRS: dict[str, tuple[int, int]] = {f"{a}-{b}": (a, b) for a in SQUARES for b 
 _CHOICES: dict[str, int] = {f"@{n}": n for n in SQUARES}
 _PLAIN: dict[str, int] = {str(n): n for n in SQUARES}
 _PAIR_LIST: tuple[tuple[str, int, int], ...] = tuple((t, a, b) for t, (a, b) in _PAIRS.items())
-_moves_cache: dict[int, list[str]] = {}  # free-square bitmask -> sorted pair tokens
+_moves_cache: dict[tuple[int, ...], list[str]] = {}  # classical marks -> sorted pair tokens
 
 
 def side_of(move_number: int) -> int:
@@ -120,36 +120,33 @@ def side_of(move_number: int) -> int:
     return (move_number + 1) % 2
 
 
-def _free_mask(classical: tuple[int, ...]) -> int:
-    """Bit ``sq`` set for every square without a classical mark."""
-    mask = 0
-    for sq in SQUARES:
-        if not classical[sq - 1]:
-            mask |= 1 << sq
-    return mask
-
-
-def _pair_moves(free: int) -> list[str]:
-    moves = _moves_cache.get(free)
+def _pair_moves(classical: tuple[int, ...]) -> list[str]:
+    """The pair tokens (sorted) between squares without a classical mark, memoised."""
+    moves = _moves_cache.get(classical)
     if moves is None:
-        moves = [t for t, a, b in _PAIR_LIST if free >> a & 1 and free >> b & 1]
-        _moves_cache[free] = moves
+        moves = [t for t, a, b in _PAIR_LIST if not classical[a - 1] and not classical[b - 1]]
+        if len(_moves_cache) > 100_000:  # bound the memory of a long-running server
+            _moves_cache.clear()
+        _moves_cache[classical] = moves
     return moves
 
 
 def _reach(spooky: tuple[Mark, ...], start: int, skip: int = 0) -> int:
-    """Bitmask of squares linked to ``start`` by spooky marks (ignoring move ``skip``)."""
+    """Bitmask (bit = square) of the squares linked to ``start`` by spooky marks,
+    ignoring mark ``skip``."""
     reach = 1 << start
+    links = [(1 << a) | (1 << b) for m, a, b in spooky if m != skip]
     grown = True
-    while grown:  # at most 9 marks, so a fixpoint loop beats building a graph
+    while grown:  # at most 9 marks: a fixpoint loop over bitmasks beats building a graph
         grown = False
-        for m, a, b in spooky:
-            if m == skip:
-                continue
-            ia, ib = reach >> a & 1, reach >> b & 1
-            if ia != ib:
-                reach |= (1 << a) | (1 << b)
+        rest = []
+        for link in links:
+            if reach & link:
+                reach |= link
                 grown = True
+            else:
+                rest.append(link)
+        links = rest
     return reach
 
 
@@ -298,7 +295,7 @@ class QuantumTTTEngine:
         plain = self._plain_square(state)
         if plain:
             return [str(plain)]
-        return list(_pair_moves(_free_mask(state.classical)))
+        return list(_pair_moves(state.classical))
 
     def play(self, state: QState, move: str) -> QState:
         if not isinstance(move, str):
@@ -310,7 +307,9 @@ class QuantumTTTEngine:
         plain = self._plain_square(state)
         if plain:
             if _PLAIN.get(move) != plain:
-                raise IllegalMove(f"only square {plain} is left: X's ninth move must be {str(plain)!r}, not {move!r}")
+                raise IllegalMove(
+                    f"only square {plain} is left: X's ninth move must be {str(plain)!r}, not {move!r}"
+                )
             cls = list(state.classical)
             cls[plain - 1] = 9
             return QState(tuple(cls), (), 10, 0)
@@ -318,7 +317,9 @@ class QuantumTTTEngine:
         if pair is None:
             if move in _CHOICES:
                 raise IllegalMove(f"{move!r}: no collapse is pending")
-            raise IllegalMove(f"{move!r} is not a move: write two different squares a-b with a < b, e.g. '1-5'")
+            raise IllegalMove(
+                f"{move!r} is not a move: write two different squares a-b with a < b, e.g. '1-5'"
+            )
         a, b = pair
         if state.classical[a - 1] or state.classical[b - 1]:
             taken = a if state.classical[a - 1] else b
@@ -367,7 +368,11 @@ class QuantumTTTEngine:
         if set(data) != expected:
             raise InvalidPosition(f"a {self.slug} state has exactly the keys {sorted(expected)}")
         classical, spooky = data["classical"], data["spooky"]
-        if not isinstance(classical, list) or len(classical) != 9 or not all(_is_int(v, 0, 9) for v in classical):
+        if (
+            not isinstance(classical, list)
+            or len(classical) != 9
+            or not all(_is_int(v, 0, 9) for v in classical)
+        ):
             raise InvalidPosition("classical must be a list of 9 move numbers (0..9, 0 = none)")
         if not isinstance(spooky, list) or not all(
             isinstance(mk, list) and len(mk) == 3 and all(_is_int(v, 1, 9) for v in mk) for mk in spooky
@@ -409,23 +414,31 @@ class QuantumTTTEngine:
         cells: list[dict[str, Any]] = []
         for sq in SQUARES:
             m = state.classical[sq - 1]
-            cells.append({
-                "square": sq,
-                "classical": {"side": side_of(m), "move": m} if m else None,
-                "spooky": [{"move": k, "side": side_of(k)} for k, a, b in state.spooky if sq in (a, b)],
-            })
+            cells.append(
+                {
+                    "square": sq,
+                    "classical": {"side": side_of(m), "move": m} if m else None,
+                    "spooky": [{"move": k, "side": side_of(k)} for k, a, b in state.spooky if sq in (a, b)],
+                }
+            )
         return {
             **self.dumps(state),
             "to_move": self.to_move(state),
             "legal_moves": self.legal_moves(state),
             "score": list(self.score(state)),
-            "outcome": None if outcome is None else {
-                "winner": outcome.winner, "score": list(outcome.score), "reason": outcome.reason,
+            "outcome": None
+            if outcome is None
+            else {
+                "winner": outcome.winner,
+                "score": list(outcome.score),
+                "reason": outcome.reason,
             },
             "cells": cells,
             "links": [list(mark) for mark in state.spooky],
             "pending_cycle": self._pending_cycle(state),
-            "lines": [{"side": s, "squares": list(line), "high": h} for s, line, h in _lines(state.classical)],
+            "lines": [
+                {"side": s, "squares": list(line), "high": h} for s, line, h in _lines(state.classical)
+            ],
             "classical_move": self._plain_square(state) or None,
         }
 

@@ -71,7 +71,9 @@ def site_url(collected_static, celery_worker, services, database_url_for_process
     return f"http://127.0.0.1:{port}"
 
 
-@pytest.fixture(scope="session")
+# Package scope: Playwright's sync API runs an event loop in this thread until it
+# stops, which would break every asyncio test collected after this folder.
+@pytest.fixture(scope="package")
 def browser(site_url):
     if not Path(CHROMIUM).exists():
         pytest.fail(f"CI=true but there is no Chromium at {CHROMIUM}")

@@ -160,6 +160,39 @@ def test_hard_does_not_close_a_cycle_that_hands_the_opponent_a_winning_collapse(
         assert move not in losing
 
 
+def test_a_collapse_depends_only_on_the_square_the_new_mark_settles_in():
+    # The search's last ply relies on this: any pair a-b closing a cycle through a,
+    # settled in a, leaves the same board.
+    compared = 0
+    for s in random_positions(60, seed=5):
+        if s.pending or ENG.outcome(s) is not None or len(ENG.legal_moves(s)) < 2:
+            continue
+        boards: dict[int, set[tuple]] = {}
+        for move in ENG.legal_moves(s):
+            child = ENG.play(s, move)
+            if child.pending:
+                for choice in ENG.legal_moves(child):
+                    after = ENG.play(child, choice)
+                    boards.setdefault(int(choice[1]), set()).add((after.classical, after.spooky))
+                    compared += 1
+        assert all(len(found) == 1 for found in boards.values()), ENG.fen(s)
+    assert compared > 100
+
+
+def test_the_last_ply_shortcut_scores_exactly_like_playing_every_move():
+    checked = 0
+    for s in random_positions(40, seed=8)[::3]:
+        if ENG.outcome(s) is not None or len(ENG.legal_moves(s)) < 2:
+            continue
+        for depth in (2, 3):
+            fast = Searcher(ENG, time.perf_counter() + 30, random.Random(0))
+            slow = Searcher(ENG, time.perf_counter() + 30, random.Random(0))
+            slow.frontier = False
+            assert fast.best_move(s, depth)[1] == slow.best_move(s, depth)[1], ENG.fen(s)
+            checked += 1
+    assert checked >= 10
+
+
 def test_the_evaluation_values_a_spooky_mark_in_the_last_square_of_a_two_mark_line():
     # X holds 1 and 2 classically; its spooky mark 5 sits in 3 (a threat) or in 8 (not).
     threat = ENG.from_fen("13..2.... 4:6-9,5:3-7 6 -")
