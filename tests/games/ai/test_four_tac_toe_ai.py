@@ -71,9 +71,12 @@ def test_the_search_itself_is_reproducible_for_a_fixed_iteration_count() -> None
 @pytest.mark.parametrize(("level", "budget"), [("hard", 0.3), ("medium", 0.2), ("easy", 0.05)])
 def test_the_time_budget_is_honoured(level: str, budget: float) -> None:
     state = ENGINE.play(ENGINE.initial(), "a1")
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.thread_time()
     choose_move(ENGINE, state, level, seed=1, time_budget=budget)
-    assert time.perf_counter() - started < budget + 0.25
+    # The search stops on the wall clock; on a busy machine the process may wait
+    # for a core, so the tight bound is on the CPU time actually spent.
+    assert time.thread_time() - cpu < budget + 0.1
+    assert time.perf_counter() - started < budget + 1.0
 
 
 @pytest.mark.parametrize("level", ["medium", "hard"])

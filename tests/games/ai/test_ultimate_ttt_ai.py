@@ -113,17 +113,20 @@ def test_the_search_itself_is_reproducible_for_a_fixed_iteration_count() -> None
 @pytest.mark.parametrize(("level", "budget"), [("hard", 0.3), ("medium", 0.2), ("easy", 0.05)])
 def test_the_time_budget_is_honoured(level: str, budget: float) -> None:
     state = ENGINE.initial()  # the widest choice of moves
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.thread_time()
     choose_move(ENGINE, state, level, seed=1, time_budget=budget)
-    assert time.perf_counter() - started < budget + 0.25
+    # The search stops on the wall clock; on a busy machine the process may wait
+    # for a core, so the tight bound is on the CPU time actually spent.
+    assert time.thread_time() - cpu < budget + 0.1
+    assert time.perf_counter() - started < budget + 1.0
 
 
 def test_hard_uses_most_of_its_budget_to_search() -> None:
     state = ENGINE.play(ENGINE.initial(), "e5")
-    started = time.perf_counter()
-    result = search(ai.UTTTAdapter, state, random.Random(1), deadline=started + 0.2)
+    cpu = time.thread_time()
+    result = search(ai.UTTTAdapter, state, random.Random(1), deadline=time.perf_counter() + 0.2)
     assert result.iterations > 20
-    assert time.perf_counter() - started < 0.45
+    assert time.thread_time() - cpu < 0.3
 
 
 @pytest.mark.parametrize("level", ["medium", "hard"])
