@@ -79,16 +79,16 @@ async def run_games(games, ports, *, seconds: float, closed_loop: bool):
     def think() -> float:
         return 0.0 if closed_loop else random.uniform(0.5, 1.5)
 
+    gate = asyncio.Semaphore(50)  # at most 50 handshakes in flight
     bots = []
     for i, (game_id, black, white) in enumerate(games):
         port_b, port_w = ports[i % len(ports)], ports[(i + 1) % len(ports)]
-        bots.append(GameBot(f"ws://127.0.0.1:{port_b}/ws/game/{game_id}/", cookie=black, think=think))
-        bots.append(GameBot(f"ws://127.0.0.1:{port_w}/ws/game/{game_id}/", cookie=white, think=think))
-    sem = asyncio.Semaphore(50)  # at most 50 handshakes at once
+        bots.append(GameBot(f"ws://127.0.0.1:{port_b}/ws/game/{game_id}/", cookie=black, think=think,
+                            connect_gate=gate))
+        bots.append(GameBot(f"ws://127.0.0.1:{port_w}/ws/game/{game_id}/", cookie=white, think=think,
+                            connect_gate=gate))
 
     async def one(bot):
-        async with sem:
-            await asyncio.sleep(random.uniform(0, 1))
         try:
             await bot.play(timeout=seconds)
         except TimeoutError:

@@ -32,7 +32,9 @@ class GameBot:
         origin: str = "http://127.0.0.1",
         choose: Chooser = first_legal,
         think: Callable[[], float] = lambda: 0.0,
+        connect_gate: asyncio.Semaphore | None = None,
     ) -> None:
+        self.connect_gate = connect_gate  # limits handshakes in flight (load tests)
         self.url = url
         self.cookie = cookie
         self.origin = origin
@@ -81,7 +83,10 @@ class GameBot:
         from websockets.asyncio.client import connect
 
         headers = {"Cookie": f"sessionid={self.cookie}"} if self.cookie else {}
-        return await connect(self.url, origin=self.origin, additional_headers=headers, open_timeout=10)
+        if self.connect_gate is None:
+            return await connect(self.url, origin=self.origin, additional_headers=headers, open_timeout=10)
+        async with self.connect_gate:
+            return await connect(self.url, origin=self.origin, additional_headers=headers, open_timeout=10)
 
     async def play(self, *, max_moves: int | None = None, timeout: float = 120) -> dict[str, Any]:
         """Play until the game ends (or after ``max_moves`` of ours); returns the last snapshot."""

@@ -10,46 +10,52 @@ from __future__ import annotations
 from typing import Any
 
 from channels.db import database_sync_to_async
-from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from accounts.identity import Identity, identity_from_scope
 from config.websocket import JsonConsumer
-from games import events, services, tasks
+from games import events, presence, services, tasks
 from games.models import Game
 
 CLOSE_NOT_FOUND = 4404
-PRESENCE_TTL = 6 * 3600
 
 
-def _presence_key(game_id: int, side: int) -> str:
-    return f"presence:{game_id}:{side}"
+def in_db_thread(func):
+    """Run ``func`` in a worker thread with its own database connection.
+
+    Channels' default runs every ORM call of a process on one shared thread, one
+    at a time; that thread became the ceiling under load. Games are serialised
+    by their row lock (select_for_update), not by that thread, so any thread of
+    the pool may run a command.
+    """
+    return database_sync_to_async(func, thread_sensitive=False)
 
 
-@database_sync_to_async
-def _load(game_id: int, scope: dict) -> tuple[Game | None, Identity, int | None]:
+@in_db_thread
+def _open(game_id: int, scope: dict) -> tuple[dict[str, Any] | None, Identity, int | None, list[bool]]:
+    """Everything a new socket needs, in one trip to a database thread.
+
+    Hundreds of sockets reconnect at once after a network blip; each one costs
+    only this call (one game query, the session, two Redis operations).
+    """
     identity = identity_from_scope(scope)
     game = Game.objects.select_related("user0", "user1").filter(pk=game_id).first()
-    return game, identity, (game.side_of(identity) if game else None)
+    if game is None:
+        return None, identity, None, [False, False]
+    side = game.side_of(identity)
+    if side is not None:
+        presence.change(game_id, side, +1)
+        # A reconnect is the moment to catch up on anything that was missed: a
+        # clock that ran out meanwhile, a computer move whose task was lost.
+        if services.needs_attention(game):
+            services.ensure_progress(game_id)
+            game = Game.objects.select_related("user0", "user1").get(pk=game_id)
+    return events.snapshot(game), identity, side, presence.online(game_id)
 
 
-@database_sync_to_async
+@in_db_thread
 def _snapshot(game_id: int) -> dict[str, Any]:
     return events.snapshot(Game.objects.select_related("user0", "user1").get(pk=game_id))
-
-
-def _presence(game_id: int) -> list[bool]:
-    return [bool(cache.get(_presence_key(game_id, side))) for side in (0, 1)]
-
-
-def _presence_change(game_id: int, side: int, delta: int) -> None:
-    key = _presence_key(game_id, side)
-    cache.add(key, 0, PRESENCE_TTL)
-    try:
-        if cache.incr(key, delta) < 0:
-            cache.set(key, 0, PRESENCE_TTL)
-    except ValueError:  # expired between add and incr
-        cache.set(key, max(0, delta), PRESENCE_TTL)
 
 
 class GameConsumer(JsonConsumer):
@@ -59,26 +65,22 @@ class GameConsumer(JsonConsumer):
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        game, self.identity, self.side = await _load(self.game_id, self.scope)
-        if game is None:
+        payload, self.identity, self.side, online = await _open(self.game_id, self.scope)
+        if payload is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
         await self.channel_layer.group_add(events.game_group(self.game_id), self.channel_name)
         await self.accept()
         if self.side is not None:
-            await database_sync_to_async(_presence_change)(self.game_id, self.side, +1)
             await self._broadcast_presence(online=True)
-            # A reconnect is the moment to catch up on anything that was missed:
-            # a clock that ran out meanwhile, a computer move whose task was lost.
-            await database_sync_to_async(services.ensure_progress)(self.game_id)
-        await self.send_state()
+        await self.send_json({"type": "state", "v": payload["v"], "you": self.side, "online": online, "game": payload})
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "identity"):
             return
         await self.channel_layer.group_discard(events.game_group(self.game_id), self.channel_name)
         if self.side is not None:
-            await database_sync_to_async(_presence_change)(self.game_id, self.side, -1)
+            await in_db_thread(presence.change)(self.game_id, self.side, -1)
             await self._broadcast_presence(online=False)
 
     async def _broadcast_presence(self, *, online: bool) -> None:
@@ -88,7 +90,7 @@ class GameConsumer(JsonConsumer):
 
     async def send_state(self, *, reply_to: Any = None) -> None:
         payload = await _snapshot(self.game_id)
-        online = await database_sync_to_async(_presence)(self.game_id)
+        online = await in_db_thread(presence.online)(self.game_id)
         message = {"type": "state", "v": payload["v"], "you": self.side, "online": online, "game": payload}
         if reply_to is not None:
             message["id"] = reply_to
@@ -117,7 +119,7 @@ class GameConsumer(JsonConsumer):
             await self.send_error("spectator", _("You are watching this game, not playing it."), ref=message)
             return None
         try:
-            return await database_sync_to_async(func)(game_id=self.game_id, identity=self.identity, **kwargs)
+            return await in_db_thread(func)(game_id=self.game_id, identity=self.identity, **kwargs)
         except services.GameError as exc:
             await self.send_error(exc.code, exc.message, ref=message)
             if exc.code in ("stale", "not_your_turn", "game_over"):
@@ -126,7 +128,7 @@ class GameConsumer(JsonConsumer):
 
     async def on_sync(self, message: dict[str, Any]) -> None:
         # Every message re-checks the clock: a flag is due even if its task is late.
-        await database_sync_to_async(services.flag)(self.game_id)
+        await in_db_thread(services.flag)(self.game_id)
         await self.send_state(reply_to=message.get("id"))
 
     async def on_move(self, message: dict[str, Any]) -> None:
@@ -174,7 +176,7 @@ class GameConsumer(JsonConsumer):
         user_id = self.identity.user.pk if self.identity.user else None
         guest_key = self.identity.guest.key if self.identity.guest else None
         # Draw offers are processed by a worker (they also schedule their own lapse).
-        await database_sync_to_async(tasks.draw_command.delay)(
+        await in_db_thread(tasks.draw_command.delay)(
             self.game_id, command, user_id, guest_key, self.channel_name
         )
 

@@ -425,6 +425,21 @@ def flag(game_id: int) -> bool:
         return _flag_if_expired(game, now=_now())
 
 
+COMPUTER_GRACE = timedelta(seconds=5)  # the computer normally answers well within this
+
+
+def needs_attention(game: Game, *, now: datetime | None = None) -> bool:
+    """Is a flag due, or has the computer been silent for too long? (read-only check)"""
+    if game.status != Game.Status.ACTIVE:
+        return False
+    now = now or _now()
+    mover = game.engine.to_move(game.engine_state())
+    if game.time_control and remaining_ms(game, mover, now=now) <= 0:
+        return True
+    started = game.turn_started_at or now
+    return bool(game.ai_of(mover)) and now - started > COMPUTER_GRACE
+
+
 def ensure_progress(game_id: int) -> None:
     """Re-check a game someone just (re)connected to: a flag due, a computer move lost."""
     from games import tasks

@@ -1,0 +1,55 @@
+"""Which players of a game have a socket open, shared by every daphne process.
+
+A counter per (game, side) in Redis when REDIS_URL is set, else in this process
+(tests, one-off commands). One client and one connection pool per process:
+Django's cache would build a new client for every websocket task (its handles
+are context-local), which cost a new Redis connection per call under load.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from functools import cache
+
+from django.conf import settings
+
+TTL_SECONDS = 6 * 3600  # a crashed process cannot leave a player "online" forever
+
+_local_counts: Counter[str] = Counter()
+_local_lock = threading.Lock()
+
+
+@cache
+def _redis():
+    import redis
+
+    return redis.Redis.from_url(settings.REDIS_URL) if settings.REDIS_URL else None
+
+
+def _key(game_id: int, side: int) -> str:
+    return f"presence:{game_id}:{side}"
+
+
+def change(game_id: int, side: int, delta: int) -> None:
+    client = _redis()
+    key = _key(game_id, side)
+    if client is None:
+        with _local_lock:
+            _local_counts[key] = max(0, _local_counts[key] + delta)
+        return
+    pipe = client.pipeline()
+    pipe.incrby(key, delta)
+    pipe.expire(key, TTL_SECONDS)
+    count, _ = pipe.execute()
+    if count < 0:
+        client.set(key, 0, ex=TTL_SECONDS)
+
+
+def online(game_id: int) -> list[bool]:
+    client = _redis()
+    keys = [_key(game_id, side) for side in (0, 1)]
+    if client is None:
+        with _local_lock:
+            return [_local_counts[key] > 0 for key in keys]
+    return [bool(value) and int(value) > 0 for value in client.mget(keys)]
