@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, NamedTuple
 
-from games.engines.base import IllegalMove, InvalidPosition, Outcome
+from games.engines.base import IllegalMove, InvalidPosition, Outcome, common_view, compress_runs
 
 SIZE = 7
 SQUARES = SIZE * SIZE
@@ -344,16 +344,7 @@ class AtaxxEngine:
         return AtaxxState(x=x, o=o, side=side, halfmove=data["halfmove"], fullmove=data["fullmove"])
 
     def fen(self, state: AtaxxState) -> str:
-        ranks = []
-        for row in _board_rows(state):
-            text, run = "", 0
-            for char in row:
-                if char == ".":
-                    run += 1
-                    continue
-                text += (str(run) if run else "") + char
-                run = 0
-            ranks.append(text + (str(run) if run else ""))
+        ranks = [compress_runs(row, ".") for row in _board_rows(state)]
         return f"{'/'.join(ranks)} {PIECE_CHARS[state.side]} {state.halfmove} {state.fullmove}"
 
     def from_fen(self, text: str) -> AtaxxState:
@@ -413,13 +404,7 @@ class AtaxxEngine:
             for i, row in enumerate(rows)
         ]
         return {
-            **self.dumps(state),
-            "to_move": state.side,
-            "legal_moves": self.legal_moves(state),
-            "score": list(self.score(state)),
-            "outcome": None
-            if outcome is None
-            else {"winner": outcome.winner, "score": list(outcome.score), "reason": outcome.reason},
+            **common_view(self, state),
             "cells": cells,
             "targets": {} if outcome is not None else self.targets(state),
         }

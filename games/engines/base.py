@@ -55,6 +55,37 @@ class Engine(Protocol):
     def view(self, state: State) -> dict[str, Any]: ...
 
 
+def common_view(engine: Engine, state: State) -> dict[str, Any]:
+    """The part of ``view`` every game shares: the stored state, whose move, the
+    legal moves, the score and the outcome (None while the game runs)."""
+    outcome = engine.outcome(state)
+    return {
+        **engine.dumps(state),
+        "to_move": engine.to_move(state),
+        "legal_moves": engine.legal_moves(state),
+        "score": list(engine.score(state)),
+        "outcome": None
+        if outcome is None
+        else {"winner": outcome.winner, "score": list(outcome.score), "reason": outcome.reason},
+    }
+
+
+def compress_runs(row: str, empty: str) -> str:
+    """A FEN rank: runs of the ``empty`` character become their length (``x--o`` -> ``x2o``)."""
+    out, run = [], 0
+    for char in row:
+        if char == empty:
+            run += 1
+            continue
+        if run:
+            out.append(str(run))
+            run = 0
+        out.append(char)
+    if run:
+        out.append(str(run))
+    return "".join(out)
+
+
 def replay(engine: Engine, moves: list[str], start: State | None = None) -> State:
     """The position after playing ``moves`` from ``start`` (the initial position)."""
     state = engine.initial() if start is None else start

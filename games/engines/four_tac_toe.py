@@ -64,7 +64,7 @@ from __future__ import annotations
 from itertools import product
 from typing import Any, NamedTuple
 
-from games.engines.base import IllegalMove, InvalidPosition, Outcome
+from games.engines.base import IllegalMove, InvalidPosition, Outcome, common_view, compress_runs
 
 FILES = "abcdefghi"
 CENTRE = 40  # e5 = (1, 1, 1, 1)
@@ -233,21 +233,7 @@ def _parse_fen_ranks(text: str) -> tuple[int, int]:
 
 def _fen_ranks(x: int, o: int) -> str:
     text = _board_text(x, o)
-    ranks = []
-    for r in range(9):
-        out, run = [], 0
-        for char in text[9 * r : 9 * r + 9]:
-            if char == "-":
-                run += 1
-                continue
-            if run:
-                out.append(str(run))
-                run = 0
-            out.append(char)
-        if run:
-            out.append(str(run))
-        ranks.append("".join(out))
-    return "/".join(ranks)
+    return "/".join(compress_runs(text[9 * r : 9 * r + 9], "-") for r in range(9))
 
 
 def _live_line_ids(owner: int, other: int) -> list[int]:
@@ -356,17 +342,11 @@ class FourTacToeEngine:
         return _make_state(x, o, side)
 
     def view(self, state: FourTacToeState) -> dict[str, Any]:
-        outcome = self.outcome(state)
         cells: list[int | None] = [
             0 if state.x >> i & 1 else 1 if state.o >> i & 1 else None for i in range(81)
         ]
         return {
-            **self.dumps(state),
-            "legal_moves": self.legal_moves(state),
-            "score": list(self.score(state)),
-            "outcome": None
-            if outcome is None
-            else {"winner": outcome.winner, "score": list(outcome.score), "reason": outcome.reason},
+            **common_view(self, state),
             "cells": cells,
             "forbidden": CELL_TOKENS[CENTRE],
             "completed": [

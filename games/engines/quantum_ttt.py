@@ -86,7 +86,7 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar, NamedTuple
 
-from games.engines.base import IllegalMove, InvalidPosition, Outcome
+from games.engines.base import IllegalMove, InvalidPosition, Outcome, common_view
 
 SQUARES = range(1, 10)
 # The eight lines, as square numbers.
@@ -410,7 +410,6 @@ class QuantumTTTEngine:
 
     # ----------------------------------------------------------------- view
     def view(self, state: QState) -> dict[str, Any]:
-        outcome = self.outcome(state)
         cells: list[dict[str, Any]] = []
         for sq in SQUARES:
             m = state.classical[sq - 1]
@@ -422,17 +421,7 @@ class QuantumTTTEngine:
                 }
             )
         return {
-            **self.dumps(state),
-            "to_move": self.to_move(state),
-            "legal_moves": self.legal_moves(state),
-            "score": list(self.score(state)),
-            "outcome": None
-            if outcome is None
-            else {
-                "winner": outcome.winner,
-                "score": list(outcome.score),
-                "reason": outcome.reason,
-            },
+            **common_view(self, state),
             "cells": cells,
             "links": [list(mark) for mark in state.spooky],
             "pending_cycle": self._pending_cycle(state),

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from games.engines.base import IllegalMove, InvalidPosition, Outcome
+from games.engines.base import IllegalMove, InvalidPosition, Outcome, common_view
 
 FULL = 0xFFFFFFFFFFFFFFFF
 NOT_A = 0xFEFEFEFEFEFEFEFE  # every square except column a
@@ -389,7 +389,6 @@ class ReversiEngine:
 
     def view(self, state: ReversiState) -> dict[str, Any]:
         own, opp = self._own_opp(state)
-        outcome = self.outcome(state)
         cells: list[int | None] = [
             0 if state.black >> sq & 1 else 1 if state.white >> sq & 1 else None for sq in range(64)
         ]
@@ -402,13 +401,7 @@ class ReversiEngine:
             turned = flips(own, opp, sq)
             preview[SQUARE_NAMES[sq]] = [SQUARE_NAMES[i] for i in range(64) if turned >> i & 1]
         return {
-            **self.dumps(state),
-            "to_move": state.side,
-            "legal_moves": self.legal_moves(state),
-            "score": list(self.score(state)),
-            "outcome": None
-            if outcome is None
-            else {"winner": outcome.winner, "score": list(outcome.score), "reason": outcome.reason},
+            **common_view(self, state),
             "cells": cells,
             "flips": preview,
         }

@@ -66,7 +66,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from games.engines.base import IllegalMove, InvalidPosition, Outcome
+from games.engines.base import IllegalMove, InvalidPosition, Outcome, common_view, compress_runs
 
 FILES = "abcdefghi"
 FULL9 = 0x1FF
@@ -288,21 +288,7 @@ def _parse_fen_ranks(text: str) -> tuple[int, int]:
 
 def _fen_ranks(x: int, o: int) -> str:
     text = _board_text(x, o)
-    ranks = []
-    for r in range(9):
-        out, run = [], 0
-        for char in text[9 * r : 9 * r + 9]:
-            if char == "-":
-                run += 1
-                continue
-            if run:
-                out.append(str(run))
-                run = 0
-            out.append(char)
-        if run:
-            out.append(str(run))
-        ranks.append("".join(out))
-    return "/".join(ranks)
+    return "/".join(compress_runs(text[9 * r : 9 * r + 9], "-") for r in range(9))
 
 
 class UltimateTTTEngine:
@@ -422,7 +408,6 @@ class UltimateTTTEngine:
         return _make_state(x, o, side, last, counter)
 
     def view(self, state: UltimateTTTState) -> dict[str, Any]:
-        outcome = self.outcome(state)
         cells: list[int | None] = [
             0 if state.x >> i & 1 else 1 if state.o >> i & 1 else None for i in _DISPLAY_TO_INDEX
         ]
@@ -438,12 +423,7 @@ class UltimateTTTEngine:
             else:
                 status.append(None)
         return {
-            **self.dumps(state),
-            "legal_moves": self.legal_moves(state),
-            "score": list(self.score(state)),
-            "outcome": None
-            if outcome is None
-            else {"winner": outcome.winner, "score": list(outcome.score), "reason": outcome.reason},
+            **common_view(self, state),
             "cells": cells,
             "open_boards": [b for b in range(9) if boards >> b & 1],
             "board_status": status,
