@@ -92,3 +92,14 @@ def test_deploy_check_complains_when_https_is_switched_off():
     )
     assert result.returncode != 0
     assert "SECURE_SSL_REDIRECT" in result.stdout + result.stderr
+
+
+def test_the_redis_cache_reuses_one_client_across_requests(settings):
+    from django.core.cache.backends.redis import RedisCache
+
+    from config.cache import SharedRedisCache
+
+    first = SharedRedisCache("redis://127.0.0.1:1/0", {})
+    second = SharedRedisCache("redis://127.0.0.1:1/0", {})
+    assert first._cache is second._cache
+    assert RedisCache("redis://127.0.0.1:1/0", {})._cache is not RedisCache("redis://127.0.0.1:1/0", {})._cache
