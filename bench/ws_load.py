@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -89,10 +91,8 @@ async def run_games(games, ports, *, seconds: float, closed_loop: bool):
                             connect_gate=gate))
 
     async def one(bot):
-        try:
+        with contextlib.suppress(TimeoutError):  # the measurement window ended mid-game
             await bot.play(timeout=seconds)
-        except TimeoutError:
-            pass
 
     started = time.perf_counter()
     await asyncio.gather(*(one(bot) for bot in bots))
@@ -144,8 +144,10 @@ def main() -> None:
     procs, ports = [], []
     for _ in range(args.servers):
         port = free_port()
-        procs.append(subprocess.Popen(daphne_command("127.0.0.1", port), cwd=ROOT, stdout=subprocess.DEVNULL,
-                                      stderr=open(f"/tmp/ws_load_daphne_{port}.log", "w")))
+        log = Path(tempfile.gettempdir()) / f"ws_load_daphne_{port}.log"
+        with log.open("w") as stderr:  # the child keeps its own descriptor
+            procs.append(subprocess.Popen(daphne_command("127.0.0.1", port), cwd=ROOT,
+                                          stdout=subprocess.DEVNULL, stderr=stderr))
         ports.append(port)
     worker = subprocess.Popen(celery_worker_command(concurrency=1), cwd=ROOT, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)

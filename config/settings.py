@@ -193,6 +193,8 @@ CELERY_TASK_DEFAULT_QUEUE = "celery"
 # Backstop for games that ended while the broker was unreachable (their rating
 # task was never queued). Beat runs inside the worker started by `make run`.
 CELERY_BEAT_SCHEDULE = {
+    # Clocks with more than a minute left get their flag task from this sweep.
+    "games-schedule-flags": {"task": "games.schedule_flags", "schedule": 30.0, "options": {"expires": 25}},
     "ratings-backstop": {"task": "ratings.apply_missing_ratings", "schedule": 300.0, "options": {"expires": 290}},
 }
 

@@ -85,6 +85,9 @@ class Game(models.Model):
     clock0_ms = models.IntegerField(default=0)
     clock1_ms = models.IntegerField(default=0)
     turn_started_at = models.DateTimeField(null=True, blank=True)
+    # When the mover's clock reaches zero (null when no clock runs): lets a
+    # periodic sweep find clocks about to fall without touching every game.
+    flag_at = models.DateTimeField(null=True, blank=True, db_index=True)
 
     # Draw offers (human games): who offers, when, and the cool-down after a decline.
     draw_offer_side = models.SmallIntegerField(null=True, blank=True)

@@ -35,6 +35,11 @@ from games.signals import game_finished
 logger = logging.getLogger(__name__)
 
 DRAW_OFFER_SECONDS = 120
+# A move only queues its clock's flag task when that clock has less than this
+# left; longer clocks get theirs from the periodic sweep (schedule_flags), so
+# most moves publish nothing to the broker.
+FLAG_HORIZON = timedelta(seconds=75)
+FLAG_SWEEP_SECONDS = 30
 DRAW_COOLDOWN_PLIES = 10
 ABORT_MAX_PLY = 2  # either player may abort while fewer plies than this were played
 
@@ -115,8 +120,17 @@ def _start(game: Game) -> None:
         game.state = game.engine.dumps(game.engine.initial())
 
 
+def _refresh_flag_at(game: Game) -> None:
+    if game.status != Game.Status.ACTIVE or not game.time_control or game.turn_started_at is None:
+        game.flag_at = None
+        return
+    mover = game.engine.to_move(game.engine_state())
+    game.flag_at = game.turn_started_at + timedelta(milliseconds=game.clock_ms(mover))
+
+
 def _save_and_announce(game: Game, event: str, **extra: Any) -> None:
     """Persist the game with a new version and broadcast it after commit."""
+    _refresh_flag_at(game)
     game.version += 1
     game.save()
     payload = events.snapshot(game)
@@ -134,10 +148,27 @@ def _schedule_after_commit(game: Game) -> None:
     if game.ai_of(to_move):
         game_id, ply = game.pk, game.ply
         transaction.on_commit(lambda: tasks.computer_move.delay(game_id, ply))
-    if game.time_control:
+    if game.time_control and game.clock_ms(to_move) <= FLAG_HORIZON.total_seconds() * 1000:
         game_id, ply, left = game.pk, game.ply, game.clock_ms(to_move)
         countdown = max(0.0, left / 1000) + 0.05
         transaction.on_commit(lambda: tasks.flag.apply_async((game_id, ply), countdown=countdown))
+
+
+def schedule_flags(*, now: datetime | None = None) -> int:
+    """Queue a flag task for every clock that falls within the horizon (the periodic sweep).
+
+    Clocks already at zero are flagged at once. Returns how many tasks were queued.
+    """
+    from games import tasks
+
+    now = now or _now()
+    due = Game.objects.filter(status=Game.Status.ACTIVE, flag_at__lte=now + FLAG_HORIZON)
+    queued = 0
+    for game_id, ply, flag_at in due.values_list("pk", "ply", "flag_at"):
+        countdown = max(0.0, (flag_at - now).total_seconds()) + 0.05
+        tasks.flag.apply_async((game_id, ply), countdown=countdown)
+        queued += 1
+    return queued
 
 
 def remaining_ms(game: Game, side: int, *, now: datetime | None = None) -> int:
@@ -197,6 +228,7 @@ def create_computer_game(
         _seat(new, 1 - side, ai=level)
         new.created_by = identity.user
         _start(new)
+        _refresh_flag_at(new)
         new.save()
         _schedule_after_commit(new)
     return new
@@ -261,9 +293,8 @@ def join_game(*, game_id: int, identity: Identity, token: str | None = None) -> 
             raise GameError("not_open", _("This game is no longer open to join."))
         free = 0 if not game.side_is_taken(0) else 1
         creator = game.user_of(1 - free)
-        if game.kind == Game.Kind.DIRECT:
-            if identity.user is None or identity.user.pk != game.invited_user_id:
-                raise GameError("not_invited", _("This invitation is for another player."))
+        if game.kind == Game.Kind.DIRECT and (identity.user is None or identity.user.pk != game.invited_user_id):
+            raise GameError("not_invited", _("This invitation is for another player."))
         if game.kind == Game.Kind.LOBBY:
             if identity.user is None:
                 raise GameError("login_required", _("Log in to take an open challenge."))
@@ -271,9 +302,13 @@ def join_game(*, game_id: int, identity: Identity, token: str | None = None) -> 
                 raise GameError("not_open", _("This game is no longer open to join."))
         if game.kind == Game.Kind.INVITE_LINK and token != game.invite_token:
             raise GameError("not_invited", _("Open the invite link you were sent to join this game."))
-        if game.kind == Game.Kind.INVITE_LINK and identity.user is not None and creator is not None:
-            if either_blocked(creator, identity.user):
-                raise GameError("not_open", _("This game is no longer open to join."))
+        if (
+            game.kind == Game.Kind.INVITE_LINK
+            and identity.user is not None
+            and creator is not None
+            and either_blocked(creator, identity.user)
+        ):
+            raise GameError("not_open", _("This game is no longer open to join."))
         _seat(game, free, identity)
         _start(game)
         _save_and_announce(game, "start")

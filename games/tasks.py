@@ -15,7 +15,6 @@ from django.db import OperationalError
 from accounts.identity import Identity
 from games import services
 
-
 # acks_late + reject_on_worker_lost: a task whose worker dies is delivered again;
 # harmless, because every task re-checks the game under its row lock.
 RELIABLE = {
@@ -51,6 +50,12 @@ def computer_move(game_id: int, ply: int) -> None:
 @shared_task(**RELIABLE)
 def flag(game_id: int, ply: int) -> None:
     services.flag(game_id)
+
+
+@shared_task(name="games.schedule_flags", acks_late=True, expires=25)
+def schedule_flags() -> int:
+    """Periodic (beat): queue flag tasks for clocks about to run out."""
+    return services.schedule_flags()
 
 
 @shared_task(**RELIABLE)

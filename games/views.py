@@ -26,9 +26,13 @@ def _open_challenges(request):
     user = request.user if request.user.is_authenticated else None
     visible = []
     for game in games:
-        if user is not None and game.created_by_id and game.created_by_id != user.pk:
-            if either_blocked(game.created_by, user):
-                continue
+        if (
+            user is not None
+            and game.created_by_id
+            and game.created_by_id != user.pk
+            and either_blocked(game.created_by, user)
+        ):
+            continue
         visible.append(game)
     return visible
 

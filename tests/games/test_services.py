@@ -285,3 +285,29 @@ def test_an_invite_link_game_cannot_be_joined_by_guessing_its_number(alice, bob,
     page = client.get(f"/play/{created.pk}/").content.decode()
     assert created.invite_token not in page
     assert Game.objects.get(pk=created.pk).status == Game.Status.WAITING
+
+
+def test_the_flag_sweep_queues_only_clocks_about_to_fall(alice, bob, user_factory, monkeypatch):
+    from games import tasks
+
+    queued = []
+    monkeypatch.setattr(tasks.flag, "apply_async", lambda args, countdown: queued.append((args[0], countdown)))
+    relaxed = live_game(alice, bob, minutes=15)
+    hurried = live_game(user_factory("carol"), user_factory("dave"), minutes=1)
+    gone = live_game(user_factory("erin"), user_factory("frank"), minutes=5)
+    Game.objects.filter(pk=gone.pk).update(flag_at=timezone.now() - timedelta(seconds=1))
+    assert services.schedule_flags() == 2
+    assert {game_id for game_id, _ in queued} == {hurried.pk, gone.pk}
+    countdowns = dict(queued)
+    assert 55 <= countdowns[hurried.pk] <= 61 and countdowns[gone.pk] <= 0.1
+    assert relaxed.pk not in countdowns
+
+
+def test_a_move_keeps_the_flag_time_of_the_next_mover(alice, bob):
+    game = live_game(alice, bob, minutes=5)
+    services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    game.refresh_from_db()
+    assert game.flag_at == game.turn_started_at + timedelta(milliseconds=game.clock1_ms)
+    services.resign(game_id=game.pk, identity=me(bob))
+    game.refresh_from_db()
+    assert game.flag_at is None
