@@ -83,3 +83,25 @@ def pytest_configure(config):
 
     # Real hashers cost ~0.3 s per user; tests create hundreds.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def _wait_for_idle_worker(timeout: float = 20) -> None:
+    import time
+
+    deadline = time.monotonic() + timeout
+    quiet = 0
+    while time.monotonic() < deadline and quiet < 2:
+        inspector = celery_app.control.inspect(timeout=0.5)
+        busy = [task for found in ((inspector.active() or {}), (inspector.reserved() or {}))
+                for tasks in found.values() for task in tasks]
+        quiet = 0 if busy else quiet + 1
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    # A game that ended in a test queues work (ratings) for the real worker. Let
+    # it finish before the test's tables are emptied: on PostgreSQL a TRUNCATE
+    # racing that task's row locks deadlocks.
+    if "celery_worker" in getattr(item, "fixturenames", ()):
+        _wait_for_idle_worker()
+    yield

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import time
 
 import pytest
 from django.test import Client
@@ -36,6 +37,17 @@ def two_players(user_factory):
     return game.pk, session_cookie(alice), session_cookie(bob)
 
 
+def wait_for_the_worker(game_id: int, timeout: float = 30) -> None:
+    """The game's end queues its rating task; let the worker finish before the
+    test's tables are emptied (on PostgreSQL a TRUNCATE racing that task deadlocks)."""
+    from ratings.models import AppliedGame
+
+    deadline = time.monotonic() + timeout
+    while not AppliedGame.objects.filter(game_id=game_id).exists():
+        assert time.monotonic() < deadline, "the worker never applied the finished game"
+        time.sleep(0.2)
+
+
 def ws_url(port: int, game_id: int) -> str:
     return f"ws://127.0.0.1:{port}/ws/game/{game_id}/"
 
@@ -58,6 +70,7 @@ def test_two_players_on_two_daphne_processes_play_a_whole_game(services, celery_
     assert seen_a["moves"] == seen_b["moves"] == game.tokens
     assert list(Move.objects.filter(game=game).values_list("token", flat=True)) == game.tokens
     assert not black.errors and not white.errors
+    wait_for_the_worker(game_id)
 
 
 def test_a_killed_daphne_process_loses_no_move(services, celery_worker, database_url_for_processes, two_players):
@@ -87,3 +100,4 @@ def test_a_killed_daphne_process_loses_no_move(services, celery_worker, database
     assert game.tokens[: len(moves_before_kill)] == moves_before_kill, "every move from before the crash is kept"
     assert list(Move.objects.filter(game=game).values_list("token", flat=True)) == game.tokens
     assert black.snapshot["moves"] == white.snapshot["moves"] == game.tokens
+    wait_for_the_worker(game_id)
