@@ -86,6 +86,39 @@ def compress_runs(row: str, empty: str) -> str:
     return "".join(out)
 
 
+def expand_ranks(text: str, *, size: int, pieces: str, empty: str = "-") -> str:
+    """The cells of FEN ranks (top rank first) in reading order, digit runs as ``empty``.
+
+    Refuses a wrong number of ranks, two digits in a row, characters outside
+    ``pieces`` and ranks that are not exactly ``size`` cells wide.
+    """
+    ranks = text.split("/")
+    if len(ranks) != size:
+        raise InvalidPosition(f"expected {size} ranks separated by '/', got {len(ranks)}")
+    cells: list[str] = []
+    for r, rank in enumerate(ranks):
+        number, row, previous_digit = size - r, "", False
+        for char in rank:
+            if char in "123456789":
+                if previous_digit:
+                    raise InvalidPosition(f"rank {number} has two digits in a row: {rank!r}")
+                previous_digit = True
+                row += empty * int(char)
+                continue
+            previous_digit = False
+            if char not in pieces:
+                raise InvalidPosition(
+                    f"unexpected character {char!r} in rank {number}: use {', '.join(pieces)} or 1-9"
+                )
+            if len(row) >= size:
+                raise InvalidPosition(f"rank {number} ({rank!r}) describes more than {size} cells")
+            row += char
+        if len(row) != size:
+            raise InvalidPosition(f"rank {number} ({rank!r}) does not describe exactly {size} cells")
+        cells.append(row)
+    return "".join(cells)
+
+
 def replay(engine: Engine, moves: list[str], start: State | None = None) -> State:
     """The position after playing ``moves`` from ``start`` (the initial position)."""
     state = engine.initial() if start is None else start

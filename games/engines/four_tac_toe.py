@@ -64,7 +64,7 @@ from __future__ import annotations
 from itertools import product
 from typing import Any, NamedTuple
 
-from games.engines.base import IllegalMove, InvalidPosition, Outcome, common_view, compress_runs
+from games.engines.base import IllegalMove, InvalidPosition, Outcome, common_view, compress_runs, expand_ranks
 
 FILES = "abcdefghi"
 CENTRE = 40  # e5 = (1, 1, 1, 1)
@@ -195,39 +195,17 @@ def _parse_board_text(text: Any) -> tuple[int, int]:
 
 
 def _parse_fen_ranks(text: str) -> tuple[int, int]:
-    ranks = text.split("/")
-    if len(ranks) != 9:
-        raise InvalidPosition(f"expected 9 ranks separated by '/', got {len(ranks)}")
+    cells = expand_ranks(text, size=9, pieces="xo*")
+    if cells[CENTRE] == "-":
+        raise InvalidPosition("a run of empty cells cannot cover e5: write it as '*'")
     x = o = 0
-    for r, rank in enumerate(ranks):
-        col = 0
-        previous_digit = False
-        for char in rank:
-            if char in "123456789":
-                if previous_digit:
-                    raise InvalidPosition(f"rank {9 - r} has two digits in a row: {rank!r}")
-                previous_digit = True
-                if r * 9 + col <= CENTRE < r * 9 + col + int(char):
-                    raise InvalidPosition("a run of empty cells cannot cover e5: write it as '*'")
-                col += int(char)
-                continue
-            previous_digit = False
-            if char not in "xo*":
-                raise InvalidPosition(f"unexpected character {char!r} in rank {9 - r}: use x, o, * or 1-9")
-            if col >= 9:
-                raise InvalidPosition(f"rank {9 - r} ({rank!r}) describes more than 9 cells")
-            index = r * 9 + col
-            if (char == "*") != (index == CENTRE):
-                raise InvalidPosition(
-                    f"{CELL_TOKENS[index]} holds {char!r}, but '*' marks exactly the forbidden e5"
-                )
-            if char == "x":
-                x |= 1 << index
-            elif char == "o":
-                o |= 1 << index
-            col += 1
-        if col != 9:
-            raise InvalidPosition(f"rank {9 - r} ({rank!r}) does not describe exactly 9 cells")
+    for index, char in enumerate(cells):
+        if (char == "*") != (index == CENTRE):
+            raise InvalidPosition(f"{CELL_TOKENS[index]} holds {char!r}, but '*' marks exactly the forbidden e5")
+        if char == "x":
+            x |= 1 << index
+        elif char == "o":
+            o |= 1 << index
     return x, o
 
 

@@ -66,7 +66,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from games.engines.base import IllegalMove, InvalidPosition, Outcome, common_view, compress_runs
+from games.engines.base import IllegalMove, InvalidPosition, Outcome, common_view, compress_runs, expand_ranks
 
 FILES = "abcdefghi"
 FULL9 = 0x1FF
@@ -256,33 +256,12 @@ def _board_text(x: int, o: int) -> str:
 
 
 def _parse_fen_ranks(text: str) -> tuple[int, int]:
-    ranks = text.split("/")
-    if len(ranks) != 9:
-        raise InvalidPosition(f"expected 9 ranks separated by '/', got {len(ranks)}")
     x = o = 0
-    for r, rank in enumerate(ranks):
-        col = 0
-        previous_digit = False
-        for char in rank:
-            if char in "123456789":
-                if previous_digit:
-                    raise InvalidPosition(f"rank {9 - r} has two digits in a row: {rank!r}")
-                col += int(char)
-                previous_digit = True
-                continue
-            previous_digit = False
-            if char not in "xo":
-                raise InvalidPosition(f"unexpected character {char!r} in rank {9 - r}: use x, o or 1-9")
-            if col >= 9:
-                raise InvalidPosition(f"rank {9 - r} ({rank!r}) describes more than 9 cells")
-            bit = 1 << _DISPLAY_TO_INDEX[r * 9 + col]
-            if char == "x":
-                x |= bit
-            else:
-                o |= bit
-            col += 1
-        if col != 9:
-            raise InvalidPosition(f"rank {9 - r} ({rank!r}) does not describe exactly 9 cells")
+    for display, char in enumerate(expand_ranks(text, size=9, pieces="xo")):
+        if char == "x":
+            x |= 1 << _DISPLAY_TO_INDEX[display]
+        elif char == "o":
+            o |= 1 << _DISPLAY_TO_INDEX[display]
     return x, o
 
 
