@@ -14,6 +14,7 @@ import time
 from types import SimpleNamespace
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -68,10 +69,21 @@ class JsonConsumer(AsyncWebsocketConsumer):
     """
 
     async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' own dispatch, without its ``aclose_old_connections()`` per message.
+
+        That call hops to Channels' single shared sync thread for every frame and
+        every group event (three hops per move), and under load it was a queue
+        all sockets of the process waited in. These consumers never use the ORM
+        on the event loop: every database call goes through ``database_sync_to_async``,
+        which closes stale connections itself before and after it runs.
+        """
         if not hasattr(self, "language"):
             self.language = scope_language(self.scope)
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
         with translation.override(self.language):
-            await super().dispatch(message)
+            await handler(message)
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         self.bucket = TokenBucket(settings.WS_RATE_MESSAGES, settings.WS_RATE_SECONDS)
