@@ -27,7 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.identity import Identity
-from games import events
+from games import events, rows
 from games.engines import get
 from games.models import DEFAULT_TIME_MINUTES, TIME_CONTROL_CHOICES, Game, Move
 from games.signals import game_finished
@@ -70,7 +70,7 @@ def _now() -> datetime:
 
 def _locked(game_id: int) -> Game:
     try:
-        return Game.objects.select_for_update().get(pk=game_id)
+        return rows.lock_game(game_id)
     except Game.DoesNotExist:
         raise GameError("not_found", _("This game does not exist.")) from None
 
@@ -132,7 +132,7 @@ def _save_and_announce(game: Game, event: str, **extra: Any) -> None:
     """Persist the game with a new version and broadcast it after commit."""
     _refresh_flag_at(game)
     game.version += 1
-    game.save()
+    rows.save_game(game)
     payload = events.snapshot(game)
     # Why on_commit: a broadcast must never announce a state that could still roll back.
     transaction.on_commit(lambda: events.send_game_event(game.pk, event, payload, **extra))
@@ -357,10 +357,10 @@ def _apply(game: Game, side: int, token: str, *, client_id: str, now: datetime) 
     if game.time_control:
         left -= used
         setattr(game, f"clock{side}_ms", left)
-    Move.objects.create(
+    rows.insert_move(Move(
         game=game, ply=game.ply, token=token, side=side, client_id=client_id[:40],
         time_used_ms=used, clock_left_ms=left, created_at=now,
-    )
+    ))
     game.tokens = [*game.tokens, token]
     game.ply += 1
     game.state = engine.dumps(state)
