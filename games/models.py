@@ -167,7 +167,14 @@ class Game(models.Model):
         return get(self.game)
 
     def engine_state(self) -> Any:
-        return self.engine.loads(self.state) if self.state else self.engine.initial()
+        # A move reads the position several times; engine states are immutable,
+        # so the parsed one is kept for as long as ``self.state`` is the same object.
+        cached = getattr(self, "_parsed_state", None)
+        if cached is not None and cached[0] is self.state:
+            return cached[1]
+        parsed = self.engine.loads(self.state) if self.state else self.engine.initial()
+        self._parsed_state = (self.state, parsed)
+        return parsed
 
     def clock_ms(self, side: int) -> int:
         return self.clock0_ms if side == 0 else self.clock1_ms
