@@ -205,6 +205,11 @@ CACHES = {
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
+# Every websocket handshake reads the session: from Redis when there is one
+# (written through to the database, so nothing is lost if Redis restarts). A
+# per-process locmem cache would let processes disagree about a logout, so
+# without Redis sessions stay in the database only.
+SESSION_ENGINE = "django.contrib.sessions.backends." + ("cached_db" if REDIS_URL else "db")
 
 # --- Auth ------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

@@ -39,8 +39,9 @@ def _open(game_id: int, scope: dict) -> tuple[dict[str, Any] | None, Identity, i
     only this call (one game query, the session, two Redis operations).
     """
     identity = identity_from_scope(scope)
-    game = Game.objects.select_related("user0", "user1").filter(pk=game_id).first()
-    if game is None:
+    try:
+        game = Game.objects.select_related("user0", "user1").get(pk=game_id)
+    except Game.DoesNotExist:
         return None, identity, None, [False, False]
     side = game.side_of(identity)
     if side is not None:
