@@ -99,7 +99,7 @@ async def run_games(games, ports, *, seconds: float, closed_loop: bool):
     return bots, time.perf_counter() - started
 
 
-async def reconnect_storm(games, ports) -> tuple[float, list[float]]:
+async def reconnect_storm(games, ports, pids) -> tuple[float, list[float], list[float]]:
     from websockets.asyncio.client import connect
 
     async def open_one(port, game_id, cookie):
@@ -119,12 +119,14 @@ async def reconnect_storm(games, ports) -> tuple[float, list[float]]:
     first = await asyncio.gather(*(guarded(*t) for t in targets))
     for ws, _ in first:
         await ws.close()
+    cpu_before = [cpu_seconds(pid) for pid in pids]
     started = time.perf_counter()
     again = await asyncio.gather(*(guarded(*t) for t in targets))
     total = time.perf_counter() - started
+    cpu = [(cpu_seconds(pid) - before) / total * 100 for pid, before in zip(pids, cpu_before, strict=True)]
     for ws, _ in again:
         await ws.close()
-    return total, [t for _, t in again]
+    return total, [t for _, t in again], cpu
 
 
 def main() -> None:
@@ -157,9 +159,10 @@ def main() -> None:
         games = make_games(args.games)
         cpu_before = [cpu_seconds(p.pid) for p in procs]
         if args.reconnect_storm:
-            total, connects = asyncio.run(reconnect_storm(games, ports))
+            total, connects, cpu = asyncio.run(reconnect_storm(games, ports, [p.pid for p in procs]))
             print(f"reconnect storm: {2 * len(games)} sockets back in {total:.1f} s; "
-                  f"connect p50 {percentile(connects, .5) * 1000:.0f} ms, p99 {percentile(connects, .99) * 1000:.0f} ms")
+                  f"connect p50 {percentile(connects, .5) * 1000:.0f} ms, p99 {percentile(connects, .99) * 1000:.0f} ms; "
+                  "server CPU " + ", ".join(f"{c:.0f}%" for c in cpu))
             return
         bots, wall = asyncio.run(run_games(games, ports, seconds=args.seconds, closed_loop=args.closed_loop))
         cpu = [(cpu_seconds(p.pid) - b) / wall * 100 for p, b in zip(procs, cpu_before, strict=True)]
