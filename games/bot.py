@@ -44,7 +44,8 @@ class GameBot:
         self.side: int | None = None
         self.pending: dict[str, Any] | None = None  # the move sent and not yet acknowledged
         self.sent_at: float = 0.0
-        self.round_trips: list[float] = []  # seconds from sending a move to seeing it broadcast
+        # (when the move was sent, seconds until it was seen broadcast), perf_counter clock
+        self.round_trips: list[tuple[float, float]] = []
         self.errors: list[dict[str, Any]] = []
         self.reconnects = 0
         self.moves_made = 0
@@ -69,7 +70,7 @@ class GameBot:
             self.side = message["you"]
         if self.pending is not None and game["ply"] > self.pending["ply"]:
             if game["moves"][self.pending["ply"]] == self.pending["move"]:
-                self.round_trips.append(time.perf_counter() - self.sent_at)
+                self.round_trips.append((self.sent_at, time.perf_counter() - self.sent_at))
             self.pending = None
 
     def _my_turn(self) -> bool:
