@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from accounts.identity import Identity, identity_from_scope
 from config.websocket import JsonConsumer
-from games import events, presence, services, tasks
+from games import events, presence, rows, services, tasks
 from games.models import Game
 
 CLOSE_NOT_FOUND = 4404
@@ -36,27 +36,29 @@ def _open(game_id: int, scope: dict) -> tuple[dict[str, Any] | None, Identity, i
     """Everything a new socket needs, in one trip to a database thread.
 
     Hundreds of sockets reconnect at once after a network blip; each one costs
-    only this call (one game query, the session, two Redis operations).
+    only this call (one game query and one Redis round trip; the session was
+    read by the auth middleware).
     """
     identity = identity_from_scope(scope)
     try:
-        game = Game.objects.select_related("user0", "user1").get(pk=game_id)
+        game = rows.read_game(game_id)  # player names of registered users load lazily
     except Game.DoesNotExist:
         return None, identity, None, [False, False]
     side = game.side_of(identity)
-    if side is not None:
-        presence.change(game_id, side, +1)
-        # A reconnect is the moment to catch up on anything that was missed: a
-        # clock that ran out meanwhile, a computer move whose task was lost.
-        if services.needs_attention(game):
-            services.ensure_progress(game_id)
-            game = Game.objects.select_related("user0", "user1").get(pk=game_id)
-    return events.snapshot(game), identity, side, presence.online(game_id)
+    if side is None:
+        return events.snapshot(game), identity, side, presence.online(game_id)
+    online = presence.change(game_id, side, +1)
+    # A reconnect is the moment to catch up on anything that was missed: a
+    # clock that ran out meanwhile, a computer move whose task was lost.
+    if services.needs_attention(game):
+        services.ensure_progress(game_id)
+        game = rows.read_game(game_id)
+    return events.snapshot(game), identity, side, online
 
 
 @in_db_thread
 def _snapshot(game_id: int) -> dict[str, Any]:
-    return events.snapshot(Game.objects.select_related("user0", "user1").get(pk=game_id))
+    return events.snapshot(rows.read_game(game_id))
 
 
 class GameConsumer(JsonConsumer):

@@ -31,19 +31,27 @@ def _key(game_id: int, side: int) -> str:
     return f"presence:{game_id}:{side}"
 
 
-def change(game_id: int, side: int, delta: int) -> None:
+def change(game_id: int, side: int, delta: int) -> list[bool]:
+    """Count a socket of ``side`` opening (+1) or closing (-1); returns who is online now.
+
+    One round trip to Redis: every socket of a reconnect storm comes through here.
+    """
     client = _redis()
     key = _key(game_id, side)
+    keys = [_key(game_id, s) for s in (0, 1)]
     if client is None:
         with _local_lock:
             _local_counts[key] = max(0, _local_counts[key] + delta)
-        return
-    pipe = client.pipeline()
+            return [_local_counts[k] > 0 for k in keys]
+    pipe = client.pipeline(transaction=False)
     pipe.incrby(key, delta)
     pipe.expire(key, TTL_SECONDS)
-    count, _ = pipe.execute()
+    pipe.mget(keys)
+    count, _, values = pipe.execute()
     if count < 0:
         client.set(key, 0, ex=TTL_SECONDS)
+        values[side] = 0
+    return [bool(value) and int(value) > 0 for value in values]
 
 
 def online(game_id: int) -> list[bool]:

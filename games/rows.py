@@ -9,7 +9,8 @@ Values still go through each field's own ``get_db_prep_save`` and converters,
 so JSON, datetimes and booleans are handled exactly as the ORM handles them,
 on PostgreSQL and on SQLite.
 
-Only ``services`` uses this module, always inside ``transaction.atomic()``.
+``lock_game`` and ``save_game`` are for ``services``, inside ``transaction.atomic()``;
+``read_game`` is the plain read behind every socket that opens.
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ _JSON_TYPES = (dict, list)
 
 # Keyed by the connection object (one per thread): the converters are bound to it.
 @functools.lru_cache(maxsize=64)
-def _lock_statement(connection: BaseDatabaseWrapper) -> tuple[str, list[str], Any, dict]:
-    """``SELECT <every column> FROM games_game WHERE id = %s FOR UPDATE`` for this database."""
-    query = Game.objects.select_for_update().filter(pk=0).query
+def _select_statement(connection: BaseDatabaseWrapper, locked: bool) -> tuple[str, list[str], Any, dict]:
+    """``SELECT <every column> FROM games_game WHERE id = %s [FOR UPDATE]`` for this database."""
+    query = (Game.objects.select_for_update() if locked else Game.objects.all()).filter(pk=0).query
     compiler = query.get_compiler(connection=connection)
     sql, params = compiler.as_sql()
     assert list(params) == [0], params  # the only parameter is the primary key
@@ -39,10 +40,9 @@ def _lock_statement(connection: BaseDatabaseWrapper) -> tuple[str, list[str], An
     return sql, names, compiler, compiler.get_converters(columns)
 
 
-def lock_game(game_id: int) -> Game:
-    """The game, its row locked until the transaction ends (``Game.DoesNotExist`` if none)."""
+def _select(game_id: int, *, locked: bool) -> tuple[Game, list[str]]:
     connection = connections[DEFAULT_DB_ALIAS]
-    sql, names, compiler, converters = _lock_statement(connection)
+    sql, names, compiler, converters = _select_statement(connection, locked)
     with connection.cursor() as cursor:
         cursor.execute(sql, [game_id])
         row = cursor.fetchone()
@@ -50,8 +50,19 @@ def lock_game(game_id: int) -> Game:
         raise Game.DoesNotExist(f"no game {game_id}")
     if converters:
         row = next(compiler.apply_converters([list(row)], converters))
-    game = Game.from_db(DEFAULT_DB_ALIAS, names, row)
+    return Game.from_db(DEFAULT_DB_ALIAS, names, row), names
+
+
+def lock_game(game_id: int) -> Game:
+    """The game, its row locked until the transaction ends (``Game.DoesNotExist`` if none)."""
+    game, names = _select(game_id, locked=True)
     _remember(game, names)
+    return game
+
+
+def read_game(game_id: int) -> Game:
+    """The game as committed, without a lock: for showing it (every socket that opens reads one)."""
+    game, _names = _select(game_id, locked=False)
     return game
 
 

@@ -24,17 +24,21 @@ def everything(game: Game) -> dict:
     return {field.attname: getattr(game, field.attname) for field in Game._meta.concrete_fields}
 
 
-def test_a_locked_read_is_the_same_game_the_orm_reads(user_factory):
+def test_locked_and_plain_reads_are_the_same_game_the_orm_reads(user_factory):
     game, _, _ = live_game(user_factory)
     with transaction.atomic():
         locked = rows.lock_game(game.pk)
-    assert everything(locked) == everything(Game.objects.get(pk=game.pk))
+    plain = rows.read_game(game.pk)
+    assert everything(locked) == everything(plain) == everything(Game.objects.get(pk=game.pk))
     assert isinstance(locked.state, dict) and locked.turn_started_at.tzinfo is not None
+    assert plain.side_name(0) == "ann"  # related players still load on demand
 
 
 def test_a_missing_game_is_reported_as_missing(db):
     with transaction.atomic(), pytest.raises(Game.DoesNotExist):
         rows.lock_game(987654)
+    with pytest.raises(Game.DoesNotExist):
+        rows.read_game(987654)
 
 
 def test_moves_played_through_the_fast_path_survive_a_reload(user_factory):
