@@ -7,6 +7,7 @@ commit), so a move made over HTTP or by a Celery task looks the same.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -102,8 +103,11 @@ class GameConsumer(JsonConsumer):
     # --- events from the group -----------------------------------------------------
 
     async def game_event(self, event: dict[str, Any]) -> None:
-        game = event["game"]
-        await self.send_json({"type": "event", "event": event["event"], "v": game["v"], "you": self.side, "game": game})
+        # {"type": "event", ..., "game": <snapshot>} around the snapshot the sender
+        # serialised once, rather than parsing and serialising it again per socket.
+        head = json.dumps({"type": "event", "event": event["event"], "v": event["v"], "you": self.side},
+                          separators=(",", ":"))
+        await self.send(text_data=f'{head[:-1]},"game":{event["game_json"]}}}')
 
     async def game_presence(self, event: dict[str, Any]) -> None:
         if event["side"] != self.side:

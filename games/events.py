@@ -8,6 +8,7 @@ is not newer than what they show. The protocol is described in docs/protocol.md.
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -75,11 +76,16 @@ def snapshot(game: Game) -> dict[str, Any]:
     }
 
 
-def send_game_event(game_id: int, event: str, payload: dict[str, Any], **extra: Any) -> None:
-    """Broadcast a committed change to the game's sockets (players and spectators)."""
+def send_game_event(game_id: int, event: str, payload: dict[str, Any]) -> None:
+    """Broadcast a committed change to the game's sockets (players and spectators).
+
+    The snapshot travels as JSON text, serialised once here: each socket only
+    wraps it (see ``GameConsumer.game_event``), however many spectators watch.
+    """
     layer = get_channel_layer()
+    text = json.dumps(payload, separators=(",", ":"))
     async_to_sync(layer.group_send)(
-        game_group(game_id), {"type": "game.event", "event": event, "game": payload, **extra}
+        game_group(game_id), {"type": "game.event", "event": event, "v": payload["v"], "game_json": text}
     )
 
 

@@ -20,7 +20,6 @@ import logging
 import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -128,14 +127,14 @@ def _refresh_flag_at(game: Game) -> None:
     game.flag_at = game.turn_started_at + timedelta(milliseconds=game.clock_ms(mover))
 
 
-def _save_and_announce(game: Game, event: str, **extra: Any) -> None:
+def _save_and_announce(game: Game, event: str) -> None:
     """Persist the game with a new version and broadcast it after commit."""
     _refresh_flag_at(game)
     game.version += 1
     rows.save_game(game)
     payload = events.snapshot(game)
     # Why on_commit: a broadcast must never announce a state that could still roll back.
-    transaction.on_commit(lambda: events.send_game_event(game.pk, event, payload, **extra))
+    transaction.on_commit(lambda: events.send_game_event(game.pk, event, payload))
 
 
 def _schedule_after_commit(game: Game) -> None:
