@@ -84,8 +84,9 @@ class GameConsumer(JsonConsumer):
             return
         await self.channel_layer.group_discard(events.game_group(self.game_id), self.channel_name)
         if self.side is not None:
-            await in_db_thread(presence.change)(self.game_id, self.side, -1)
-            await self._broadcast_presence(online=False)
+            online = await in_db_thread(presence.change)(self.game_id, self.side, -1)
+            # Closing one of two tabs leaves the player online.
+            await self._broadcast_presence(online=online[self.side])
 
     async def _broadcast_presence(self, *, online: bool) -> None:
         await self.channel_layer.group_send(

@@ -247,6 +247,19 @@ async def test_the_opponent_hears_about_disconnects_and_reconnects(human_game):
     await b.disconnect()
 
 
+async def test_closing_one_of_two_tabs_leaves_the_player_online(human_game):
+    game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)()
+    a1, _ = await open_socket(game_id, alice)
+    a2, _ = await open_socket(game_id, alice)
+    b, state = await open_socket(game_id, bob)
+    assert state["online"] == [True, True]
+    await a1.disconnect()
+    assert await next_of(b, "presence") == {"type": "presence", "side": 0, "online": True}
+    await a2.disconnect()
+    assert await presence_notice(b, online=False) == {"type": "presence", "side": 0, "online": False}
+    await b.disconnect()
+
+
 async def test_an_unknown_game_closes_the_socket():
     ws = game_socket(999999)
     connected, code = await ws.connect()
