@@ -111,22 +111,34 @@ def _encode(image: Image.Image, px: int) -> tuple[str, bytes]:
 def profile_update(
     *, user: User, about: str | None = None, avatar: PreparedAvatar | None = None, remove_avatar: bool = False
 ) -> None:
-    """Save the about text and/or a new (or no) photo; old photo files go after commit."""
+    """Save the about text and/or a new (or no) photo.
+
+    Old photo files go after commit; new ones go again if the row is not saved.
+    """
+    storage = user.avatar.storage
     old_files = [f.name for f in (user.avatar, user.avatar_small) if f]
+    new_files: list[str] = []
     fields: list[str] = []
     if about is not None:
         user.about = about.strip()
         fields.append("about")
-    if avatar is not None:
-        for field, (name, data) in avatar.files.items():
-            getattr(user, field).save(name, ContentFile(data), save=False)
-        fields += list(avatar.files)
-    elif remove_avatar:
-        user.avatar = ""
-        user.avatar_small = ""
-        fields += list(AVATAR_SIZES)
-    user.save(update_fields=fields)
+    try:
+        with transaction.atomic():
+            if avatar is not None:
+                for field, (name, data) in avatar.files.items():
+                    getattr(user, field).save(name, ContentFile(data), save=False)
+                    new_files.append(getattr(user, field).name)
+                fields += list(avatar.files)
+            elif remove_avatar:
+                user.avatar = ""
+                user.avatar_small = ""
+                fields += list(AVATAR_SIZES)
+            user.save(update_fields=fields)
+    except BaseException:
+        # Nothing points at the new files: a failed save must not leave them behind.
+        for name in new_files:
+            storage.delete(name)
+        raise
     if avatar is not None or remove_avatar:
-        storage = user.avatar.storage
         # After commit: until then the old row still points at these files.
         transaction.on_commit(lambda: [storage.delete(name) for name in old_files])

@@ -68,6 +68,20 @@ def test_a_valid_photo_becomes_square_avatars_without_exif(alice, client_for, _m
     assert alice.avatar.url.startswith("/media/avatars/")
 
 
+def test_a_photo_whose_save_fails_leaves_no_files_behind(alice, _media_in_tmp, monkeypatch):
+    from accounts.services.profiles import prepare_avatar, profile_update
+
+    prepared = prepare_avatar(SimpleUploadedFile("me.png", image_bytes("PNG"), content_type="image/png"))
+
+    def database_down(*args, **kwargs):
+        raise RuntimeError("database went away")
+
+    monkeypatch.setattr(type(alice), "save", database_down)
+    with pytest.raises(RuntimeError):
+        profile_update(user=alice, avatar=prepared)
+    assert stored_files(_media_in_tmp) == []
+
+
 def test_a_real_png_named_jpg_is_accepted_by_its_content(alice, client_for):
     response = upload(client_for(alice), "photo.jpg", image_bytes("PNG"), "image/jpeg")
     assert response.status_code == HTTPStatus.FOUND
