@@ -243,7 +243,7 @@ class EndgameSolver:
     def __init__(self, deadline: float | None = None) -> None:
         self.deadline = deadline
         self.nodes = 0
-        self.table: dict[int, tuple[int, int, int]] = {}
+        self.table: dict[int, tuple[int, int, int | None]] = {}
 
     def _tick(self) -> None:
         self.nodes += 1
@@ -259,8 +259,15 @@ class EndgameSolver:
                 return final_score(own, opp), None
             score, _ = self.solve(opp, own, -beta, -alpha)
             return -score, None
+        return self._principal_variation(self._ordered_children(own, opp, moves, None), alpha, beta, n_empty)
+
+    def _principal_variation(
+        self, children: list[tuple[int, int, int, int]], alpha: int, beta: int, n_empty: int
+    ) -> tuple[int, int | None]:
+        """(best score, its square): the first child with the full window, the rest
+        with a null window, searched again only when they beat alpha."""
         best_score, best_sq = -65, None
-        for _, sq, child_own, child_opp in self._ordered_children(own, opp, moves, None):
+        for _, sq, child_own, child_opp in children:
             if best_sq is None:
                 score = -self._search(child_opp, child_own, -beta, -alpha, n_empty - 1)
             else:
@@ -328,22 +335,8 @@ class EndgameSolver:
             if upper < beta:
                 beta = upper
         original_alpha = alpha
-        best_score, best_sq = -65, -1
-        searched = False
-        for _, sq, child_own, child_opp in self._ordered_children(own, opp, moves, first):
-            if not searched:
-                score = -self._search(child_opp, child_own, -beta, -alpha, n_empty - 1)
-                searched = True
-            else:
-                score = -self._search(child_opp, child_own, -alpha - 1, -alpha, n_empty - 1)
-                if alpha < score < beta:
-                    score = -self._search(child_opp, child_own, -beta, -score, n_empty - 1)
-            if score > best_score:
-                best_score, best_sq = score, sq
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        break
+        children = self._ordered_children(own, opp, moves, first)
+        best_score, best_sq = self._principal_variation(children, alpha, beta, n_empty)
         if best_score <= original_alpha:
             self.table[key] = (-64, best_score, best_sq)
         elif best_score >= beta:
