@@ -33,7 +33,7 @@ def in_db_thread(func):
 
 
 @in_db_thread
-def _open(game_id: int, scope: dict) -> tuple[dict[str, Any] | None, Identity, int | None, list[bool]]:
+def _open(game_id: int, scope: dict) -> tuple[dict[str, Any] | None, Identity, int | None, tuple[list[bool], int]]:
     """Everything a new socket needs, in one trip to a database thread.
 
     Hundreds of sockets reconnect at once after a network blip; each one costs
@@ -44,11 +44,11 @@ def _open(game_id: int, scope: dict) -> tuple[dict[str, Any] | None, Identity, i
     try:
         game = rows.read_game(game_id)  # player names of registered users load lazily
     except Game.DoesNotExist:
-        return None, identity, None, [False, False]
+        return None, identity, None, ([False, False], 0)
     side = game.side_of(identity)
     if side is None:
         return events.snapshot(game), identity, side, presence.online(game_id)
-    online = presence.change(game_id, side, +1)
+    online = presence.change(game_id, side, +1)  # (who is online, presence sequence number)
     # A reconnect is the moment to catch up on anything that was missed: a
     # clock that ran out meanwhile, a computer move whose task was lost.
     if services.needs_attention(game):
@@ -69,34 +69,37 @@ class GameConsumer(JsonConsumer):
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        payload, self.identity, self.side, online = await _open(self.game_id, self.scope)
+        payload, self.identity, self.side, (online, seq) = await _open(self.game_id, self.scope)
         if payload is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
         await self.channel_layer.group_add(events.game_group(self.game_id), self.channel_name)
         await self.accept()
         if self.side is not None:
-            await self._broadcast_presence(online=True)
-        await self.send_json({"type": "state", "v": payload["v"], "you": self.side, "online": online, "game": payload})
+            await self._broadcast_presence(online=True, seq=seq)
+        await self.send_json({"type": "state", "v": payload["v"], "you": self.side, "online": online,
+                              "presence_seq": seq, "game": payload})
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "identity"):
             return
         await self.channel_layer.group_discard(events.game_group(self.game_id), self.channel_name)
         if self.side is not None:
-            online = await in_db_thread(presence.change)(self.game_id, self.side, -1)
+            online, seq = await in_db_thread(presence.change)(self.game_id, self.side, -1)
             # Closing one of two tabs leaves the player online.
-            await self._broadcast_presence(online=online[self.side])
+            await self._broadcast_presence(online=online[self.side], seq=seq)
 
-    async def _broadcast_presence(self, *, online: bool) -> None:
+    async def _broadcast_presence(self, *, online: bool, seq: int) -> None:
         await self.channel_layer.group_send(
-            events.game_group(self.game_id), {"type": "game.presence", "side": self.side, "online": online}
+            events.game_group(self.game_id),
+            {"type": "game.presence", "side": self.side, "online": online, "seq": seq},
         )
 
     async def send_state(self, *, reply_to: Any = None) -> None:
         payload = await _snapshot(self.game_id)
-        online = await in_db_thread(presence.online)(self.game_id)
-        message = {"type": "state", "v": payload["v"], "you": self.side, "online": online, "game": payload}
+        online, seq = await in_db_thread(presence.online)(self.game_id)
+        message = {"type": "state", "v": payload["v"], "you": self.side, "online": online,
+                   "presence_seq": seq, "game": payload}
         if reply_to is not None:
             message["id"] = reply_to
         await self.send_json(message)
@@ -112,7 +115,9 @@ class GameConsumer(JsonConsumer):
 
     async def game_presence(self, event: dict[str, Any]) -> None:
         if event["side"] != self.side:
-            await self.send_json({"type": "presence", "side": event["side"], "online": event["online"]})
+            await self.send_json(
+                {"type": "presence", "side": event["side"], "online": event["online"], "seq": event["seq"]}
+            )
 
     async def game_error(self, event: dict[str, Any]) -> None:
         # Refusals from Celery tasks are written in the default language (English,

@@ -31,10 +31,23 @@ def _key(game_id: int, side: int) -> str:
     return f"presence:{game_id}:{side}"
 
 
-def change(game_id: int, side: int, delta: int) -> list[bool]:
-    """Count a socket of ``side`` opening (+1) or closing (-1); returns who is online now.
+def _seq_key(game_id: int) -> str:
+    return f"presence:{game_id}:seq"
 
-    One round trip to Redis: every socket of a reconnect storm comes through here.
+
+def _flags(values: list) -> list[bool]:
+    return [bool(value) and int(value) > 0 for value in values]
+
+
+def change(game_id: int, side: int, delta: int) -> tuple[list[bool], int]:
+    """Count a socket of ``side`` opening (+1) or closing (-1).
+
+    Returns who is online now and the game's presence sequence number, which
+    grows with every change: sockets of one player can open and close on
+    different daphne processes, and their notices can reach a client out of
+    order; the number says which one is newer. One round trip to Redis (a
+    MULTI, so the flags and the number belong together): every socket of a
+    reconnect storm comes through here.
     """
     client = _redis()
     key = _key(game_id, side)
@@ -42,22 +55,30 @@ def change(game_id: int, side: int, delta: int) -> list[bool]:
     if client is None:
         with _local_lock:
             _local_counts[key] = max(0, _local_counts[key] + delta)
-            return [_local_counts[k] > 0 for k in keys]
-    pipe = client.pipeline(transaction=False)
+            _local_counts[_seq_key(game_id)] += 1
+            return [_local_counts[k] > 0 for k in keys], _local_counts[_seq_key(game_id)]
+    pipe = client.pipeline()
     pipe.incrby(key, delta)
     pipe.expire(key, TTL_SECONDS)
+    pipe.incr(_seq_key(game_id))
+    pipe.expire(_seq_key(game_id), TTL_SECONDS)
     pipe.mget(keys)
-    count, _, values = pipe.execute()
+    count, _, seq, _, values = pipe.execute()
     if count < 0:
         client.set(key, 0, ex=TTL_SECONDS)
         values[side] = 0
-    return [bool(value) and int(value) > 0 for value in values]
+    return _flags(values), seq
 
 
-def online(game_id: int) -> list[bool]:
+def online(game_id: int) -> tuple[list[bool], int]:
+    """Who is online in a game, and its presence sequence number (see ``change``)."""
     client = _redis()
     keys = [_key(game_id, side) for side in (0, 1)]
     if client is None:
         with _local_lock:
-            return [_local_counts[key] > 0 for key in keys]
-    return [bool(value) and int(value) > 0 for value in client.mget(keys)]
+            return [_local_counts[key] > 0 for key in keys], _local_counts[_seq_key(game_id)]
+    pipe = client.pipeline()
+    pipe.mget(keys)
+    pipe.get(_seq_key(game_id))
+    values, seq = pipe.execute()
+    return _flags(values), int(seq or 0)

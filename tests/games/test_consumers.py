@@ -240,9 +240,9 @@ async def test_the_opponent_hears_about_disconnects_and_reconnects(human_game):
     await a.disconnect()
     # Presence notices are not versioned; on Redis a late "online" from alice's
     # first connection may still arrive first, so wait for the one that matters.
-    assert await presence_notice(b, online=False) == {"type": "presence", "side": 0, "online": False}
+    assert (await presence_notice(b, online=False))["side"] == 0
     a2, _ = await open_socket(game_id, alice)
-    assert await presence_notice(b, online=True) == {"type": "presence", "side": 0, "online": True}
+    assert (await presence_notice(b, online=True))["side"] == 0
     await a2.disconnect()
     await b.disconnect()
 
@@ -254,9 +254,24 @@ async def test_closing_one_of_two_tabs_leaves_the_player_online(human_game):
     b, state = await open_socket(game_id, bob)
     assert state["online"] == [True, True]
     await a1.disconnect()
-    assert await next_of(b, "presence") == {"type": "presence", "side": 0, "online": True}
+    notice = await next_of(b, "presence")
+    assert notice["side"] == 0 and notice["online"] is True
     await a2.disconnect()
-    assert await presence_notice(b, online=False) == {"type": "presence", "side": 0, "online": False}
+    assert (await presence_notice(b, online=False))["side"] == 0
+    await b.disconnect()
+
+
+async def test_presence_notices_are_numbered_so_a_late_one_can_be_told_apart(human_game):
+    game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)()
+    b, state = await open_socket(game_id, bob)
+    a, _ = await open_socket(game_id, alice)
+    back = await presence_notice(b, online=True)
+    await a.disconnect()
+    gone = await presence_notice(b, online=False)
+    assert state["presence_seq"] < back["seq"] < gone["seq"]
+    await b.send_json_to({"type": "sync"})
+    synced = await next_of(b, "state")
+    assert synced["online"] == [False, True] and synced["presence_seq"] == gone["seq"]
     await b.disconnect()
 
 

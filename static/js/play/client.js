@@ -28,6 +28,9 @@ export class GameClient {
     this.game = initial.game;
     this.you = initial.you;
     this.online = [true, true];
+    // Presence notices can arrive out of order (a player's sockets may live on
+    // different server processes); each carries a sequence number, newest wins.
+    this.presenceSeq = -1;
     this.handlers = handlers;
     this.pending = null; // the move sent and not yet acknowledged
     this.attempt = 0;
@@ -92,7 +95,10 @@ export class GameClient {
 
   accept(message, event) {
     if ("you" in message) this.you = message.you;
-    if (message.online) this.online = message.online;
+    if (message.online && (message.presence_seq ?? 0) >= this.presenceSeq) {
+      this.online = message.online;
+      this.presenceSeq = message.presence_seq ?? this.presenceSeq;
+    }
     const game = message.game;
     if (!game) return;
     if (this.game && game.v < this.game.v) return; // older than what we show: never go back
@@ -117,6 +123,10 @@ export class GameClient {
   }
 
   onPresence(message) {
+    if (message.seq !== undefined) {
+      if (message.seq <= this.presenceSeq) return; // older than what we show
+      this.presenceSeq = message.seq;
+    }
     this.online = this.online.slice();
     this.online[message.side] = message.online;
     this.handlers.onPresence?.(message, this.online);
