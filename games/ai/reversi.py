@@ -231,6 +231,24 @@ _SHALLOW = 6
 _TIME_CHECK = 63  # look at the clock every 64 nodes
 
 
+def _apply_bounds(lower: int, upper: int, alpha: int, beta: int) -> tuple[int | None, int, int]:
+    """A stored (lower, upper) bound against the window: (a cut-off score or None, narrowed alpha, beta)."""
+    if lower >= beta:
+        return lower, alpha, beta
+    if upper <= alpha:
+        return upper, alpha, beta
+    return None, max(alpha, lower), min(beta, upper)
+
+
+def _bounds_of(score: int, alpha: int, beta: int, floor: int, ceiling: int) -> tuple[int, int]:
+    """What a search that returned ``score`` for the window (alpha, beta) proves: (lower, upper)."""
+    if score <= alpha:
+        return floor, score
+    if score >= beta:
+        return score, ceiling
+    return score, score
+
+
 class EndgameSolver:
     """Exact negamax alpha-beta for the last empty squares.
 
@@ -326,23 +344,13 @@ class EndgameSolver:
         first = None
         if entry is not None:
             lower, upper, first = entry
-            if lower >= beta:
-                return lower
-            if upper <= alpha:
-                return upper
-            if lower > alpha:
-                alpha = lower
-            if upper < beta:
-                beta = upper
+            cut, alpha, beta = _apply_bounds(lower, upper, alpha, beta)
+            if cut is not None:
+                return cut
         original_alpha = alpha
         children = self._ordered_children(own, opp, moves, first)
         best_score, best_sq = self._principal_variation(children, alpha, beta, n_empty)
-        if best_score <= original_alpha:
-            self.table[key] = (-64, best_score, best_sq)
-        elif best_score >= beta:
-            self.table[key] = (best_score, 64, best_sq)
-        else:
-            self.table[key] = (best_score, best_score, best_sq)
+        self.table[key] = (*_bounds_of(best_score, original_alpha, beta, -64, 64), best_sq)
         return best_score
 
     def _enter_shallow(self, own: int, opp: int, alpha: int, beta: int, n_empty: int) -> int:
@@ -532,14 +540,9 @@ class _Search:
         if entry is not None:
             entry_depth, lower, upper, first = entry
             if entry_depth >= depth:
-                if lower >= beta:
-                    return lower
-                if upper <= alpha:
-                    return upper
-                if lower > alpha:
-                    alpha = lower
-                if upper < beta:
-                    beta = upper
+                cut, alpha, beta = _apply_bounds(lower, upper, alpha, beta)
+                if cut is not None:
+                    return cut
         original_alpha = alpha
         best_score, best_sq = -10 * WIN, -1
         for sq in self._ordered(own, opp, moves, first, depth):
@@ -557,14 +560,7 @@ class _Search:
                     alpha = score
                     if alpha >= beta:
                         break
-        lower, upper = -10 * WIN, 10 * WIN
-        if best_score <= original_alpha:
-            upper = best_score
-        elif best_score >= beta:
-            lower = best_score
-        else:
-            lower = upper = best_score
-        self.table[key] = (depth, lower, upper, best_sq)
+        self.table[key] = (depth, *_bounds_of(best_score, original_alpha, beta, -10 * WIN, 10 * WIN), best_sq)
         return best_score
 
     def root(
