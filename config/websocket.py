@@ -26,6 +26,11 @@ CLOSE_POLICY = 1008  # rate limit exceeded
 CLOSE_TOO_BIG = 1009
 
 
+def compact_json(content: Any) -> str:
+    """JSON as every socket of the site sends it: no spaces."""
+    return json.dumps(content, separators=(",", ":"))
+
+
 class TokenBucket:
     """``capacity`` messages, refilled evenly over ``period`` seconds."""
 
@@ -111,7 +116,7 @@ class JsonConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     async def send_json(self, content: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(content, separators=(",", ":")))
+        await self.send(text_data=compact_json(content))
 
     async def send_error(self, code: str, text: str, *, ref: Any = None, **extra: Any) -> None:
         payload: dict[str, Any] = {"type": "error", "code": code, "message": str(text), **extra}

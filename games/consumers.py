@@ -7,14 +7,13 @@ commit), so a move made over HTTP or by a Celery task looks the same.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from channels.db import database_sync_to_async
 from django.utils.translation import gettext as _
 
 from accounts.identity import Identity, identity_from_scope
-from config.websocket import JsonConsumer
+from config.websocket import JsonConsumer, compact_json
 from games import events, presence, rows, services, tasks
 from games.models import Game
 
@@ -37,8 +36,8 @@ def _open(game_id: int, scope: dict) -> tuple[dict[str, Any] | None, Identity, i
     """Everything a new socket needs, in one trip to a database thread.
 
     Hundreds of sockets reconnect at once after a network blip; each one costs
-    only this call (one game query and one Redis round trip; the session was
-    read by the auth middleware).
+    only this call (one game query, plus one per registered player's name, and
+    one Redis round trip; the session was read by the auth middleware).
     """
     identity = identity_from_scope(scope)
     try:
@@ -77,8 +76,7 @@ class GameConsumer(JsonConsumer):
         await self.accept()
         if self.side is not None:
             await self._broadcast_presence(online=True, seq=seq)
-        await self.send_json({"type": "state", "v": payload["v"], "you": self.side, "online": online,
-                              "presence_seq": seq, "game": payload})
+        await self.send_json(self._state(payload, online, seq))
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "identity"):
@@ -95,11 +93,14 @@ class GameConsumer(JsonConsumer):
             {"type": "game.presence", "side": self.side, "online": online, "seq": seq},
         )
 
+    def _state(self, payload: dict[str, Any], online: list[bool], seq: int) -> dict[str, Any]:
+        return {"type": "state", "v": payload["v"], "you": self.side, "online": online, "presence_seq": seq,
+                "game": payload}
+
     async def send_state(self, *, reply_to: Any = None) -> None:
         payload = await _snapshot(self.game_id)
         online, seq = await in_db_thread(presence.online)(self.game_id)
-        message = {"type": "state", "v": payload["v"], "you": self.side, "online": online,
-                   "presence_seq": seq, "game": payload}
+        message = self._state(payload, online, seq)
         if reply_to is not None:
             message["id"] = reply_to
         await self.send_json(message)
@@ -109,8 +110,7 @@ class GameConsumer(JsonConsumer):
     async def game_event(self, event: dict[str, Any]) -> None:
         # {"type": "event", ..., "game": <snapshot>} around the snapshot the sender
         # serialised once, rather than parsing and serialising it again per socket.
-        head = json.dumps({"type": "event", "event": event["event"], "v": event["v"], "you": self.side},
-                          separators=(",", ":"))
+        head = compact_json({"type": "event", "event": event["event"], "v": event["v"], "you": self.side})
         await self.send(text_data=f'{head[:-1]},"game":{event["game_json"]}}}')
 
     async def game_presence(self, event: dict[str, Any]) -> None:

@@ -8,7 +8,6 @@ is not newer than what they show. The protocol is described in docs/protocol.md.
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
@@ -17,6 +16,7 @@ from channels.layers import get_channel_layer
 from django.utils import timezone
 
 from accounts.consumers import LOBBY_GROUP
+from config.websocket import compact_json
 from games.models import Game
 
 
@@ -83,7 +83,7 @@ def send_game_event(game_id: int, event: str, payload: dict[str, Any]) -> None:
     wraps it (see ``GameConsumer.game_event``), however many spectators watch.
     """
     layer = get_channel_layer()
-    text = json.dumps(payload, separators=(",", ":"))
+    text = compact_json(payload)
     async_to_sync(layer.group_send)(
         game_group(game_id), {"type": "game.event", "event": event, "v": payload["v"], "game_json": text}
     )
