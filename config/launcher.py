@@ -64,9 +64,17 @@ def start_embedded_redis(data_dir: Path, *, port: int | None = None, persist: bo
     return proc, f"redis://127.0.0.1:{port}/0"
 
 
-def celery_worker_command(*, concurrency: int = 2, beat: bool = False) -> list[str]:
+# Every queue of the site (config/settings.py routes tasks to them): `make run`
+# and the tests run one worker for all; production runs one per queue.
+ALL_QUEUES = ("live", "background", "analysis")
+
+
+def celery_worker_command(
+    *, concurrency: int = 2, beat: bool = False, queues: tuple[str, ...] = ALL_QUEUES
+) -> list[str]:
     cmd = [PYTHON, "-m", "celery", "-A", "config", "worker", "--loglevel", "info",
-           "--concurrency", str(concurrency), "--without-gossip", "--without-mingle"]
+           "--concurrency", str(concurrency), "--without-gossip", "--without-mingle",
+           "--queues", ",".join(queues)]
     if beat:
         cmd += ["--beat", "--schedule", str(BASE_DIR / "var" / "celerybeat-schedule")]
     return cmd

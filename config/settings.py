@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -162,13 +163,23 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis, channel layer, Celery -----------------------------------------
 REDIS_URL = os.getenv("REDIS_URL", "")
+
+
+def _default_channel_prefix(redis_url: str) -> str:
+    # Redis pub/sub ignores database numbers: without a prefix of its own, a site
+    # on redis://host/7 would hear every game of a site on redis://host/0.
+    database = (urlsplit(redis_url).path.strip("/") or "0") if redis_url else "0"
+    return f"fiveboards.db{database}"
+
+
+CHANNEL_PREFIX = os.getenv("CHANNEL_PREFIX") or _default_channel_prefix(REDIS_URL)
 if REDIS_URL:
     # The PubSub layer delivers a group message with one PUBLISH and never drops
     # for "capacity"; the core layer silently lost moves under load (see README).
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_PREFIX},
         }
     }
 else:
@@ -189,13 +200,38 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_TIMEOUT = 3
 # Countdowns (clock flags, draw-offer lapses) stay far below this; see README.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "socket_timeout": 5, "socket_connect_timeout": 3}
-CELERY_TASK_DEFAULT_QUEUE = "celery"
-# Backstop for games that ended while the broker was unreachable (their rating
-# task was never queued). Beat runs inside the worker started by `make run`.
+# Two queues: game-critical work (computer moves, clocks, draw lapses, the
+# obligations sweep) never waits behind ratings, notifications or analyses.
+# Production runs one worker per queue (docs/operations.md); `make run` one for all.
+LIVE_QUEUE = "live"
+CELERY_TASK_DEFAULT_QUEUE = "background"
+CELERY_TASK_ROUTES = {
+    name: {"queue": LIVE_QUEUE}
+    for name in (
+        "games.tasks.computer_move",
+        "games.tasks.flag",
+        "games.tasks.lapse_draw_offer",
+        "games.attend_overdue",
+    )
+}
+# What the server owes a game (its computer's move, a flag, a draw offer's
+# lapse) is re-derived from the database by this sweep, so a task lost with a
+# killed worker is redone within seconds. Exactly one beat process runs it.
+GAMES_SWEEP_SECONDS = env_int("GAMES_SWEEP_SECONDS", 2)
+GAMES_DRAW_OFFER_SECONDS = env_int("GAMES_DRAW_OFFER_SECONDS", 120)
+# Games whose ending never reached the ratings task (broker down, worker killed).
+RATINGS_BACKSTOP_SECONDS = env_int("RATINGS_BACKSTOP_SECONDS", 60)
 CELERY_BEAT_SCHEDULE = {
-    # Clocks with more than a minute left get their flag task from this sweep.
-    "games-schedule-flags": {"task": "games.schedule_flags", "schedule": 30.0, "options": {"expires": 25}},
-    "ratings-backstop": {"task": "ratings.apply_missing_ratings", "schedule": 300.0, "options": {"expires": 290}},
+    "games-attend-overdue": {
+        "task": "games.attend_overdue",
+        "schedule": float(GAMES_SWEEP_SECONDS),
+        "options": {"expires": float(GAMES_SWEEP_SECONDS)},
+    },
+    "ratings-backstop": {
+        "task": "ratings.apply_missing_ratings",
+        "schedule": float(RATINGS_BACKSTOP_SECONDS),
+        "options": {"expires": float(RATINGS_BACKSTOP_SECONDS)},
+    },
 }
 
 CACHES = {
@@ -271,6 +307,10 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 WS_MAX_MESSAGE_BYTES = env_int("WS_MAX_MESSAGE_BYTES", 4096)
 WS_RATE_MESSAGES = env_int("WS_RATE_MESSAGES", 100)
 WS_RATE_SECONDS = env_int("WS_RATE_SECONDS", 20)
+# Socket opens per client address and daphne process (0 turns the limit off,
+# e.g. for a load test whose thousands of clients share one address).
+WS_OPENS_PER_ADDRESS = env_int("WS_OPENS_PER_ADDRESS", 60)
+WS_OPENS_SECONDS = env_int("WS_OPENS_SECONDS", 10)
 
 LOGGING = {
     "version": 1,

@@ -88,6 +88,12 @@ class Game(models.Model):
     # When the mover's clock reaches zero (null when no clock runs): lets a
     # periodic sweep find clocks about to fall without touching every game.
     flag_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # When the server next owes this game something (the computer's move, a
+    # flag, a draw offer's lapse, the expiry of an untouched game); null when it
+    # owes nothing. The obligations sweep (services.attend_overdue, every few
+    # seconds) finds overdue games through this index, so no obligation lives
+    # only in a broker message or in one process's memory.
+    attention_at = models.DateTimeField(null=True, blank=True, db_index=True)
 
     # Draw offers (human games): who offers, when, and the cool-down after a decline.
     draw_offer_side = models.SmallIntegerField(null=True, blank=True)

@@ -21,6 +21,7 @@ import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -33,13 +34,17 @@ from games.signals import game_finished
 
 logger = logging.getLogger(__name__)
 
-DRAW_OFFER_SECONDS = 120
 # A move only queues its clock's flag task when that clock has less than this
-# left; longer clocks get theirs from the periodic sweep (schedule_flags), so
+# left; longer clocks are flagged by the obligations sweep (attend_overdue), so
 # most moves publish nothing to the broker.
 FLAG_HORIZON = timedelta(seconds=75)
-FLAG_SWEEP_SECONDS = 30
 DRAW_COOLDOWN_PLIES = 10
+COMPUTER_GRACE = timedelta(seconds=5)  # the computer normally answers well within this
+# After the sweep re-queues a computer move that never came, it waits this long
+# before queueing another: a busy worker is not handed the same search again and again.
+COMPUTER_RETRY = timedelta(seconds=10)
+WAITING_EXPIRY = timedelta(days=1)  # an invitation or challenge nobody took
+IDLE_COMPUTER_EXPIRY = timedelta(days=30)  # an untimed computer game nobody touched
 ABORT_MAX_PLY = 2  # either player may abort while fewer plies than this were played
 
 
@@ -119,17 +124,43 @@ def _start(game: Game) -> None:
         game.state = game.engine.dumps(game.engine.initial())
 
 
-def _refresh_flag_at(game: Game) -> None:
+def draw_offer_lifetime() -> timedelta:
+    return timedelta(seconds=settings.GAMES_DRAW_OFFER_SECONDS)
+
+
+def _next_attention(game: Game) -> datetime | None:
+    """When the server next owes this game something, derived from the row alone."""
+    if game.status == Game.Status.WAITING:
+        return (game.created_at or _now()) + WAITING_EXPIRY
+    if game.status != Game.Status.ACTIVE:
+        return None
+    due = []
+    if game.flag_at is not None:
+        due.append(game.flag_at)
+    if game.draw_offer_at is not None:
+        due.append(game.draw_offer_at + draw_offer_lifetime())
+    turn_started = game.turn_started_at or _now()
+    mover = game.engine.to_move(game.engine_state())
+    if game.ai_of(mover):
+        due.append(turn_started + COMPUTER_GRACE)
+    elif game.against_computer and not game.time_control:
+        due.append(turn_started + IDLE_COMPUTER_EXPIRY)
+    return min(due, default=None)
+
+
+def _refresh_deadlines(game: Game) -> None:
+    """Recompute ``flag_at`` and ``attention_at`` after any change to the game."""
     if game.status != Game.Status.ACTIVE or not game.time_control or game.turn_started_at is None:
         game.flag_at = None
-        return
-    mover = game.engine.to_move(game.engine_state())
-    game.flag_at = game.turn_started_at + timedelta(milliseconds=game.clock_ms(mover))
+    else:
+        mover = game.engine.to_move(game.engine_state())
+        game.flag_at = game.turn_started_at + timedelta(milliseconds=game.clock_ms(mover))
+    game.attention_at = _next_attention(game)
 
 
 def _save_and_announce(game: Game, event: str) -> None:
     """Persist the game with a new version and broadcast it after commit."""
-    _refresh_flag_at(game)
+    _refresh_deadlines(game)
     game.version += 1
     rows.save_game(game)
     payload = events.snapshot(game)
@@ -153,23 +184,6 @@ def _schedule_after_commit(game: Game) -> None:
         transaction.on_commit(lambda: tasks.flag.apply_async((game_id, ply), countdown=countdown))
 
 
-def schedule_flags(*, now: datetime | None = None) -> int:
-    """Queue a flag task for every clock that falls within the horizon (the periodic sweep).
-
-    Clocks already at zero are flagged at once. Returns how many tasks were queued.
-    """
-    from games import tasks
-
-    now = now or _now()
-    due = Game.objects.filter(status=Game.Status.ACTIVE, flag_at__lte=now + FLAG_HORIZON)
-    queued = 0
-    for game_id, ply, flag_at in due.values_list("pk", "ply", "flag_at"):
-        countdown = max(0.0, (flag_at - now).total_seconds()) + 0.05
-        tasks.flag.apply_async((game_id, ply), countdown=countdown)
-        queued += 1
-    return queued
-
-
 def remaining_ms(game: Game, side: int, *, now: datetime | None = None) -> int:
     """Milliseconds left on ``side``'s clock right now (only the mover's clock runs)."""
     left = game.clock_ms(side)
@@ -189,8 +203,7 @@ def _finish(game: Game, *, winner: int | None, reason: str, status: str = Game.S
     game.end_reason = reason
     game.score0, game.score1 = score
     game.finished_at = _now()
-    game.draw_offer_side = None
-    game.draw_offer_at = None
+    _clear_draw_offer(game)
     game.redo_moves = []
     _save_and_announce(game, "end")
     game_id = game.pk
@@ -227,7 +240,7 @@ def create_computer_game(
         _seat(new, 1 - side, ai=level)
         new.created_by = identity.user
         _start(new)
-        _refresh_flag_at(new)
+        _refresh_deadlines(new)
         new.save()
         _schedule_after_commit(new)
     return new
@@ -270,6 +283,7 @@ def create_human_game(
         _seat(new, side, identity)
         setattr(new, f"ready{side}", True)
         new.state = new.engine.dumps(new.engine.initial())
+        _refresh_deadlines(new)
         new.save()
         new_id = new.pk
         transaction.on_commit(lambda: events.send_lobby_event(new_id))
@@ -419,8 +433,7 @@ def play_move(
         stored_ply = game.ply - 1
         # A move answers any pending draw offer from the other side with "no".
         if game.draw_offer_side is not None and game.draw_offer_side != side:
-            game.draw_offer_side = None
-            game.draw_offer_at = None
+            _clear_draw_offer(game)
         if identity is not None:
             game.redo_moves = []
         _after_move(game, now=now)
@@ -459,30 +472,75 @@ def flag(game_id: int) -> bool:
         return _flag_if_expired(game, now=_now())
 
 
-COMPUTER_GRACE = timedelta(seconds=5)  # the computer normally answers well within this
+# --- obligations: what the server owes a game, re-derived from the database ----------
 
 
-def needs_attention(game: Game, *, now: datetime | None = None) -> bool:
-    """Is a flag due, or has the computer been silent for too long? (read-only check)"""
-    if game.status != Game.Status.ACTIVE:
-        return False
-    now = now or _now()
-    mover = game.engine.to_move(game.engine_state())
-    if game.time_control and remaining_ms(game, mover, now=now) <= 0:
-        return True
-    started = game.turn_started_at or now
-    return bool(game.ai_of(mover)) and now - started > COMPUTER_GRACE
+def attend(game_id: int) -> str:
+    """Do whatever this game is owed now; returns what was done ("" for nothing).
 
-
-def ensure_progress(game_id: int) -> None:
-    """Re-check a game someone just (re)connected to: a flag due, a computer move lost."""
+    Called by the obligations sweep for every overdue game and when a player's
+    socket opens. Everything it decides comes from the locked row, so running
+    it twice, late, or from two processes at once is harmless.
+    """
     from games import tasks
 
-    if flag(game_id):
-        return
-    game = Game.objects.get(pk=game_id)
-    if game.status == Game.Status.ACTIVE and game.ai_of(game.engine.to_move(game.engine_state())):
-        tasks.computer_move.delay(game.pk, game.ply)
+    now = _now()
+    with transaction.atomic():
+        try:
+            game = _locked(game_id)
+        except GameError:
+            return ""
+        if game.status == Game.Status.WAITING and now >= game.created_at + WAITING_EXPIRY:
+            game.status = Game.Status.ABORTED
+            game.end_reason = "expired"
+            game.finished_at = now
+            _save_and_announce(game, "end")
+            transaction.on_commit(lambda: events.send_lobby_event(game_id))
+            return "expired"
+        if game.status == Game.Status.ACTIVE:
+            if _flag_if_expired(game, now=now):
+                return "flagged"
+            if game.draw_offer_at is not None and not _draw_offer_live(game, now=now):
+                _clear_draw_offer(game)
+                _save_and_announce(game, "draw_lapsed")
+                return "draw_lapsed"
+            mover = game.engine.to_move(game.engine_state())
+            idle = now - (game.turn_started_at or now)
+            if game.ai_of(mover):
+                if idle >= COMPUTER_GRACE:
+                    ply = game.ply
+                    transaction.on_commit(lambda: tasks.computer_move.delay(game_id, ply))
+                    _store_attention(game, now + COMPUTER_RETRY)
+                    return "computer_move"
+            elif game.against_computer and not game.time_control and idle >= IDLE_COMPUTER_EXPIRY:
+                _finish(game, winner=None, reason="expired", status=Game.Status.ABORTED)
+                return "expired"
+        _store_attention(game, _next_attention(game))
+        return ""
+
+
+def _store_attention(game: Game, when: datetime | None) -> None:
+    # Bookkeeping only: players see nothing new, so no version bump, no broadcast.
+    if game.attention_at != when:
+        game.attention_at = when
+        rows.save_game(game)
+
+
+def attend_overdue(*, limit: int = 500) -> int:
+    """The obligations sweep (Celery beat, every few seconds): attend every overdue game.
+
+    Returns how many games needed something done.
+    """
+    overdue = (
+        Game.objects.filter(attention_at__lte=_now()).order_by("attention_at").values_list("pk", flat=True)[:limit]
+    )
+    done = 0
+    for game_id in list(overdue):
+        try:
+            done += bool(attend(game_id))
+        except Exception:  # one broken game must not starve the others
+            logger.exception("obligations sweep: game %s", game_id)
+    return done
 
 
 # --- ending -----------------------------------------------------------------------
@@ -521,8 +579,13 @@ def _draw_offer_live(game: Game, *, now: datetime) -> bool:
     return (
         game.draw_offer_side is not None
         and game.draw_offer_at is not None
-        and now - game.draw_offer_at < timedelta(seconds=DRAW_OFFER_SECONDS)
+        and now - game.draw_offer_at < draw_offer_lifetime()
     )
+
+
+def _clear_draw_offer(game: Game) -> None:
+    game.draw_offer_side = None
+    game.draw_offer_at = None
 
 
 def offer_draw(*, game_id: int, identity: Identity) -> Game:
@@ -546,7 +609,9 @@ def offer_draw(*, game_id: int, identity: Identity) -> Game:
         _save_and_announce(game, "draw_offer")
         offered_at = now.isoformat()
         transaction.on_commit(
-            lambda: tasks.lapse_draw_offer.apply_async((game_id, offered_at), countdown=DRAW_OFFER_SECONDS)
+            lambda: tasks.lapse_draw_offer.apply_async(
+                (game_id, offered_at), countdown=settings.GAMES_DRAW_OFFER_SECONDS
+            )
         )
     return game
 
@@ -563,8 +628,7 @@ def answer_draw(*, game_id: int, identity: Identity, accept: bool) -> Game:
             _finish(game, winner=None, reason="draw_agreed")
             return game
         setattr(game, f"draw_declined_ply{game.draw_offer_side}", game.ply)
-        game.draw_offer_side = None
-        game.draw_offer_at = None
+        _clear_draw_offer(game)
         _save_and_announce(game, "draw_declined")
     return game
 
@@ -577,8 +641,7 @@ def lapse_draw_offer(*, game_id: int, offered_at: str) -> bool:
             return False
         if _draw_offer_live(game, now=_now()):
             return False  # delivered early (e.g. eager tasks): the offer still stands
-        game.draw_offer_side = None
-        game.draw_offer_at = None
+        _clear_draw_offer(game)
         _save_and_announce(game, "draw_lapsed")
         return True
 

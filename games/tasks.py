@@ -3,16 +3,16 @@
 Every task re-checks the game inside a locked transaction (the ply it was
 scheduled for, the offer's timestamp), so a late, repeated or redelivered task
 (``acks_late``) changes nothing the second time.
+
+They all run on the ``live`` queue (CELERY_TASK_ROUTES), apart from ratings and
+other background work, so nothing can hold up a computer move or a flag.
 """
 
 from __future__ import annotations
 
-from asgiref.sync import async_to_sync
 from celery import shared_task
-from channels.layers import get_channel_layer
 from django.db import OperationalError
 
-from accounts.identity import Identity
 from games import services
 
 # acks_late + reject_on_worker_lost: a task whose worker dies is delivered again;
@@ -26,22 +26,6 @@ RELIABLE = {
 }
 
 
-def _reply_error(channel_name: str | None, exc: services.GameError) -> None:
-    if channel_name:
-        async_to_sync(get_channel_layer().send)(
-            channel_name, {"type": "game.error", "code": exc.code, "message": exc.message}
-        )
-
-
-def _identity(user_id: int | None, guest_key: str | None) -> Identity:
-    from accounts.guests import Guest
-    from accounts.models import User
-
-    user = User.objects.filter(pk=user_id).first() if user_id else None
-    guest = Guest(key=guest_key, name="") if guest_key and user is None else None
-    return Identity(user=user, guest=guest)
-
-
 @shared_task(**RELIABLE)
 def computer_move(game_id: int, ply: int) -> None:
     services.computer_move_for(game_id, ply)
@@ -52,26 +36,16 @@ def flag(game_id: int, ply: int) -> None:
     services.flag(game_id)
 
 
-@shared_task(name="games.schedule_flags", acks_late=True, expires=25)
-def schedule_flags() -> int:
-    """Periodic (beat): queue flag tasks for clocks about to run out."""
-    return services.schedule_flags()
+@shared_task(name="games.attend_overdue", acks_late=True)
+def attend_overdue() -> int:
+    """Periodic (beat, every GAMES_SWEEP_SECONDS): whatever overdue games are owed.
+
+    The backstop for every other task here: a computer move, flag or lapse whose
+    message was lost with a worker is re-derived from the database and done.
+    """
+    return services.attend_overdue()
 
 
 @shared_task(**RELIABLE)
 def lapse_draw_offer(game_id: int, offered_at: str) -> None:
     services.lapse_draw_offer(game_id=game_id, offered_at=offered_at)
-
-
-@shared_task(**RELIABLE)
-def draw_command(game_id: int, command: str, user_id: int | None, guest_key: str | None,
-                 reply_channel: str | None = None) -> None:
-    """Offer, accept or decline a draw on behalf of a player (refusals go to their socket)."""
-    identity = _identity(user_id, guest_key)
-    try:
-        if command == "offer":
-            services.offer_draw(game_id=game_id, identity=identity)
-        elif command in ("accept", "decline"):
-            services.answer_draw(game_id=game_id, identity=identity, accept=command == "accept")
-    except services.GameError as exc:
-        _reply_error(reply_channel, exc)

@@ -32,9 +32,14 @@ def apply_ratings(game_id: int) -> str:
 @shared_task(name="ratings.apply_missing_ratings", acks_late=True)
 def apply_missing_ratings() -> int:
     """Backstop for a periodic schedule: enqueue games whose ratings task never ran."""
+    from datetime import timedelta
+
+    from django.conf import settings
+
     from ratings.services import games_missing_ratings
 
-    game_ids = games_missing_ratings()
+    # Older than one backstop period: a game that just ended has its own task in flight.
+    game_ids = games_missing_ratings(older_than=timedelta(seconds=settings.RATINGS_BACKSTOP_SECONDS))
     for game_id in game_ids:
         apply_ratings.delay(game_id)
     if game_ids:

@@ -183,7 +183,8 @@ def test_a_lost_computer_move_is_recovered_when_the_player_reconnects(alice, mon
     game = services.create_computer_game(identity=me(alice), game="reversi", level="easy", side=1)
     assert Game.objects.get(pk=game.pk).ply == 0
     monkeypatch.undo()
-    services.ensure_progress(game.pk)
+    later(monkeypatch, seconds=6)
+    assert services.attend(game.pk) == "computer_move"
     assert Game.objects.get(pk=game.pk).ply == 1
 
 
@@ -287,20 +288,78 @@ def test_an_invite_link_game_cannot_be_joined_by_guessing_its_number(alice, bob,
     assert Game.objects.get(pk=created.pk).status == Game.Status.WAITING
 
 
-def test_the_flag_sweep_queues_only_clocks_about_to_fall(alice, bob, user_factory, monkeypatch):
+def later(monkeypatch, **delta) -> None:
+    """Let the services believe time has passed."""
+    moment = timezone.now() + timedelta(**delta)
+    monkeypatch.setattr(services, "_now", lambda: moment)
+
+
+def test_the_sweep_flags_a_clock_that_ran_out_with_nobody_connected(alice, bob, user_factory, monkeypatch):
+    relaxed = live_game(alice, bob, minutes=15)
+    hurried = live_game(user_factory("carol"), user_factory("dave"), minutes=1)
+    assert hurried.attention_at == hurried.flag_at
+    later(monkeypatch, seconds=61)
+    assert services.attend_overdue() == 1
+    hurried.refresh_from_db()
+    relaxed.refresh_from_db()
+    assert hurried.end_reason == "timeout" and hurried.winner == 1 and hurried.attention_at is None
+    assert relaxed.status == Game.Status.ACTIVE
+
+
+def test_the_sweep_lapses_a_draw_offer_whose_task_was_lost(alice, bob, monkeypatch):
+    from games import tasks
+
+    monkeypatch.setattr(tasks.lapse_draw_offer, "apply_async", lambda *a, **k: None)  # lost with its worker
+    game = live_game(alice, bob)
+    services.offer_draw(game_id=game.pk, identity=me(alice))
+    later(monkeypatch, seconds=119)
+    assert services.attend_overdue() == 0
+    later(monkeypatch, seconds=121)
+    assert services.attend_overdue() == 1
+    game.refresh_from_db()
+    assert game.draw_offer_side is None and game.status == Game.Status.ACTIVE
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_sweep_requeues_a_computer_move_lost_with_its_worker_but_not_every_time(alice, monkeypatch):
     from games import tasks
 
     queued = []
-    monkeypatch.setattr(tasks.flag, "apply_async", lambda args, countdown: queued.append((args[0], countdown)))
-    relaxed = live_game(alice, bob, minutes=15)
-    hurried = live_game(user_factory("carol"), user_factory("dave"), minutes=1)
-    gone = live_game(user_factory("erin"), user_factory("frank"), minutes=5)
-    Game.objects.filter(pk=gone.pk).update(flag_at=timezone.now() - timedelta(seconds=1))
-    assert services.schedule_flags() == 2
-    assert {game_id for game_id, _ in queued} == {hurried.pk, gone.pk}
-    countdowns = dict(queued)
-    assert 55 <= countdowns[hurried.pk] <= 61 and countdowns[gone.pk] <= 0.1
-    assert relaxed.pk not in countdowns
+    monkeypatch.setattr(tasks.computer_move, "delay", lambda *args: queued.append(args))
+    game = services.create_computer_game(identity=me(alice), game="reversi", level="easy", side=1)
+    assert queued == [(game.pk, 0)]
+    assert services.attend_overdue() == 0  # the computer is still thinking
+    later(monkeypatch, seconds=6)
+    assert services.attend_overdue() == 1
+    assert services.attend_overdue() == 0  # queued again once, then left alone for a while
+    assert queued == [(game.pk, 0), (game.pk, 0)]
+    later(monkeypatch, seconds=17)
+    assert services.attend_overdue() == 1
+    monkeypatch.undo()
+    services.computer_move_for(game.pk, 0)
+    game.refresh_from_db()
+    assert game.ply == 1
+    assert game.attention_at == game.turn_started_at + services.IDLE_COMPUTER_EXPIRY  # the human's turn
+
+
+def test_an_invitation_nobody_took_expires_after_a_day(alice, monkeypatch):
+    waiting = services.create_human_game(identity=me(alice), game="ataxx", kind=Game.Kind.LOBBY)
+    later(monkeypatch, hours=23)
+    assert services.attend_overdue() == 0
+    later(monkeypatch, hours=25)
+    assert services.attend_overdue() == 1
+    waiting.refresh_from_db()
+    assert waiting.status == Game.Status.ABORTED and waiting.end_reason == "expired"
+
+
+def test_an_untimed_computer_game_left_alone_for_thirty_days_expires_unrated(alice, monkeypatch):
+    game = services.create_computer_game(identity=me(alice), game="reversi", level="easy", side=0)
+    game.refresh_from_db()
+    assert game.attention_at == game.turn_started_at + services.IDLE_COMPUTER_EXPIRY
+    later(monkeypatch, days=31)
+    assert services.attend_overdue() == 1
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED and game.end_reason == "expired" and not game.rated
 
 
 def test_a_move_keeps_the_flag_time_of_the_next_mover(alice, bob):

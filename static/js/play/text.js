@@ -46,6 +46,7 @@ function reasonSentence(snapshot) {
     aborted: gettext("The game was called off before it really began."),
     declined: gettext("The invitation was declined."),
     cancelled: gettext("The invitation was withdrawn."),
+    expired: gettext("The game expired: nobody played it for too long."),
   };
   const sentence = sentences[result.reason];
   return sentence ? format(sentence, values) : result.reason;
