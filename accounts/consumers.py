@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from channels.db import database_sync_to_async
+from django.utils.translation import gettext as _
+
 from config.websocket import JsonConsumer
 
 LOBBY_GROUP = "lobby"  # every open page hears that the list of open challenges changed
@@ -35,8 +38,15 @@ class NotificationConsumer(JsonConsumer):
         await self.send_json({"type": "worker_pong", "text": event["text"]})
 
     async def on_worker_ping(self, message: dict[str, Any]) -> None:
-        """Round trip through a Celery worker (used by the health page and tests)."""
+        """Round trip through a Celery worker, for staff checking a deployment.
+
+        Staff only: every ping is a task, and no anonymous frame may create one.
+        """
         from config.celery import ping_channel
 
+        user = self.scope.get("user")
+        if user is None or not user.is_staff:
+            await self.send_error("forbidden", _("Only staff can ping the workers."), ref=message)
+            return
         text = str(message.get("text", ""))[:64]
-        ping_channel.delay(self.channel_name, text)
+        await database_sync_to_async(ping_channel.delay, thread_sensitive=False)(self.channel_name, text)

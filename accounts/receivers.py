@@ -1,14 +1,20 @@
-"""Accounts' reactions to allauth's signals."""
+"""Accounts' reactions to signals: sign-ups, sign-outs, new passwords."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from allauth.account.signals import user_signed_up
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib.auth.signals import user_logged_out
+from django.db import transaction
+from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 
-from accounts.models import Preferences
+from accounts.models import Preferences, User
 from accounts.services.preferences import GUEST_FIELDS, SESSION_KEY, clean_preferences
+from config.websocket import auth_group
 
 
 @receiver(user_signed_up, dispatch_uid="accounts_keep_guest_preferences")
@@ -19,3 +25,51 @@ def keep_guest_preferences(sender: Any, request: Any, user: Any, **kwargs: Any) 
         return
     values = clean_preferences(stored)
     Preferences.objects.update_or_create(user=user, defaults={name: values[name] for name in GUEST_FIELDS})
+
+
+# --- signing out closes the user's sockets -----------------------------------------
+
+
+def close_user_sockets(user_id: int, *, session_key: str | None = None) -> None:
+    """Close the websockets of ``user_id`` after commit: of one session, or all of them.
+
+    Every socket re-reads who it acts for only when it opens; this is what stops
+    a socket opened before a logout from moving afterwards.
+    """
+    event = {"type": "auth.revoked", "session": session_key}
+
+    def send() -> None:
+        async_to_sync(get_channel_layer().group_send)(auth_group(user_id), event)
+
+    transaction.on_commit(send, robust=True)
+
+
+@receiver(user_logged_out, dispatch_uid="accounts_close_sockets_on_logout")
+def close_sockets_on_logout(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    if user is None or request is None or not hasattr(request, "session"):
+        return
+    close_user_sockets(user.pk, session_key=request.session.session_key)
+
+
+@receiver(pre_save, sender=User, dispatch_uid="accounts_remember_credentials")
+def remember_credentials(sender: Any, instance: User, update_fields: Any = None, **kwargs: Any) -> None:
+    if instance.pk is None or (update_fields is not None and not {"password", "is_active"} & set(update_fields)):
+        return
+    instance._stored_credentials = (
+        User.objects.filter(pk=instance.pk).values_list("password", "is_active").first()
+    )
+
+
+@receiver(post_save, sender=User, dispatch_uid="accounts_close_sockets_on_new_credentials")
+def close_sockets_on_new_credentials(sender: Any, instance: User, created: bool, **kwargs: Any) -> None:
+    """A new password or a deactivated account ends every session: their sockets too.
+
+    The browser where the password was changed keeps its session and simply
+    reconnects.
+    """
+    stored = getattr(instance, "_stored_credentials", None)
+    instance._stored_credentials = None
+    if created or stored is None:
+        return
+    if stored != (instance.password, instance.is_active):
+        close_user_sockets(instance.pk)

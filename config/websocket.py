@@ -1,8 +1,18 @@
 """A JSON websocket consumer that refuses bad input before any handler runs.
 
-Every socket of the site goes through this class: frames over the size cap close
-the socket (1009), a flood closes it (1008, as lila-ws does), malformed JSON or an
-unknown message type gets an error frame to that client only and changes nothing.
+Every socket of the site goes through this class. Frames over the size cap close
+the socket (4009), a flood closes it (4008, as lila-ws does); malformed or too
+deeply nested JSON, binary frames and unknown message types get an error frame
+to that client only and change nothing. A handler that fails answers
+``server_error`` instead of taking the socket down. Application close codes are
+4000-4999 because autobahn (under daphne) refuses to send 1008/1009 on the
+application's behalf and would crash the socket with 1011 instead, skipping
+``disconnect()`` and its clean-up (docs/protocol.md lists the codes).
+
+A signed-in user's sockets also listen on ``auth_group(user_id)``: logging out,
+changing the password or being deactivated closes them (4001), so a socket can
+never act for somebody who is no longer signed in.
+
 Handlers are ``async def on_<type>(self, message: dict)`` methods.
 """
 
@@ -11,6 +21,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections import OrderedDict
 from types import SimpleNamespace
 from typing import Any
 
@@ -22,8 +33,14 @@ from django.utils.translation import gettext as _
 
 logger = logging.getLogger(__name__)
 
-CLOSE_POLICY = 1008  # rate limit exceeded
-CLOSE_TOO_BIG = 1009
+CLOSE_SIGNED_OUT = 4001  # the session that opened the socket ended
+CLOSE_POLICY = 4008  # too many messages
+CLOSE_TOO_BIG = 4009  # a frame over WS_MAX_MESSAGE_BYTES
+CLOSE_TOO_MANY_OPENS = 4029  # too many sockets opened from one address (refused at the handshake)
+
+
+def auth_group(user_id: int) -> str:
+    return f"auth.{user_id}"
 
 
 def compact_json(content: Any) -> str:
@@ -49,6 +66,39 @@ class TokenBucket:
             return False
         self.tokens -= 1
         return True
+
+
+class OpenLimiter:
+    """Socket opens per client address, in this process: a bucket per address.
+
+    Per process on purpose: the check costs no network round trip, and N daphne
+    processes allow N times the rate, which still bounds a flood. The table
+    keeps the most recently seen addresses only.
+    """
+
+    def __init__(self, capacity: int, period: float, *, max_addresses: int = 10_000) -> None:
+        self.capacity, self.period, self.max_addresses = capacity, period, max_addresses
+        self.buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+
+    def allow(self, address: str | None) -> bool:
+        if not address or self.capacity <= 0:
+            return True
+        bucket = self.buckets.pop(address, None) or TokenBucket(self.capacity, self.period)
+        self.buckets[address] = bucket
+        if len(self.buckets) > self.max_addresses:
+            self.buckets.popitem(last=False)
+        return bucket.take()
+
+
+_open_limiter: OpenLimiter | None = None
+
+
+def open_limiter() -> OpenLimiter:
+    global _open_limiter
+    limits = (settings.WS_OPENS_PER_ADDRESS, settings.WS_OPENS_SECONDS)
+    if _open_limiter is None or (_open_limiter.capacity, _open_limiter.period) != limits:
+        _open_limiter = OpenLimiter(*limits)
+    return _open_limiter
 
 
 def scope_language(scope: dict[str, Any]) -> str:
@@ -90,11 +140,37 @@ class JsonConsumer(AsyncWebsocketConsumer):
         with translation.override(self.language):
             await handler(message)
 
+    revoked = False
+
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         self.bucket = TokenBucket(settings.WS_RATE_MESSAGES, settings.WS_RATE_SECONDS)
+        client = self.scope.get("client") or [None]
+        if not open_limiter().allow(client[0]):
+            logger.info("refusing a socket from %s: too many opens", client[0])
+            await self.close(code=CLOSE_TOO_MANY_OPENS)  # before accept: the handshake is refused
+            return
+        user = self.scope.get("user")
+        self.auth_group = auth_group(user.pk) if user is not None and user.is_authenticated else None
+        if self.auth_group:
+            await self.channel_layer.group_add(self.auth_group, self.channel_name)
         await super().websocket_connect(message)
 
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        if getattr(self, "auth_group", None):
+            await self.channel_layer.group_discard(self.auth_group, self.channel_name)
+        await super().websocket_disconnect(message)
+
+    async def auth_revoked(self, event: dict[str, Any]) -> None:
+        """The user signed out (of this session, or everywhere): stop acting for them."""
+        session = self.scope.get("session")
+        if event.get("session") and (session is None or session.session_key != event["session"]):
+            return  # another browser of the same user signed out
+        self.revoked = True
+        await self.close(code=CLOSE_SIGNED_OUT)
+
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.revoked:
+            return
         raw = text_data if text_data is not None else bytes_data or b""
         if len(raw.encode() if isinstance(raw, str) else raw) > settings.WS_MAX_MESSAGE_BYTES:
             await self.close(code=CLOSE_TOO_BIG)
@@ -103,9 +179,12 @@ class JsonConsumer(AsyncWebsocketConsumer):
             logger.info("closing a flooding socket %s", self.channel_name)
             await self.close(code=CLOSE_POLICY)
             return
+        if text_data is None:
+            await self.send_error("binary", _("Send text frames: binary frames are not understood."))
+            return
         try:
             message = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, RecursionError):
             await self.send_error("malformed", _("The message is not valid JSON."))
             return
         kind = message.get("type") if isinstance(message, dict) else None
@@ -113,7 +192,12 @@ class JsonConsumer(AsyncWebsocketConsumer):
         if handler is None:
             await self.send_error("unknown_type", _("Unknown message type."), ref=message)
             return
-        await handler(message)
+        try:
+            await handler(message)
+        except Exception:
+            # The socket and its clean-up outlive a bug in one handler.
+            logger.exception("websocket handler on_%s failed", kind)
+            await self.send_error("server_error", _("Something went wrong; please try again."), ref=message)
 
     async def send_json(self, content: dict[str, Any]) -> None:
         await self.send(text_data=compact_json(content))

@@ -10,11 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from channels.db import database_sync_to_async
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.identity import Identity, identity_from_scope
 from config.websocket import JsonConsumer, compact_json
-from games import events, presence, rows, services, tasks
+from games import events, presence, rows, services
 from games.models import Game
 
 CLOSE_NOT_FOUND = 4404
@@ -48,10 +49,9 @@ def _open(game_id: int, scope: dict) -> tuple[dict[str, Any] | None, Identity, i
     if side is None:
         return events.snapshot(game), identity, side, presence.online(game_id)
     online = presence.change(game_id, side, +1)  # (who is online, presence sequence number)
-    # A reconnect is the moment to catch up on anything that was missed: a
-    # clock that ran out meanwhile, a computer move whose task was lost.
-    if services.needs_attention(game):
-        services.ensure_progress(game_id)
+    # A reconnect is the moment to catch up on anything overdue (a clock that ran
+    # out, a computer move whose task was lost) without waiting for the sweep.
+    if game.attention_at is not None and game.attention_at <= timezone.now() and services.attend(game_id):
         game = rows.read_game(game_id)
     return events.snapshot(game), identity, side, online
 
@@ -119,11 +119,6 @@ class GameConsumer(JsonConsumer):
                 {"type": "presence", "side": event["side"], "online": event["online"], "seq": event["seq"]}
             )
 
-    async def game_error(self, event: dict[str, Any]) -> None:
-        # Refusals from Celery tasks are written in the default language (English,
-        # the source text); translate them for this socket's page.
-        await self.send_error(event["code"], _(event["message"]))
-
     # --- commands from the client ----------------------------------------------------
 
     async def _run(self, message: dict[str, Any], func, **kwargs: Any) -> Any:
@@ -182,22 +177,11 @@ class GameConsumer(JsonConsumer):
         if game is not None:
             await self.send_json({"type": "redirect", "url": game.get_absolute_url()})
 
-    async def _draw(self, message: dict[str, Any], command: str) -> None:
-        if self.side is None:
-            await self.send_error("spectator", _("You are watching this game, not playing it."), ref=message)
-            return
-        user_id = self.identity.user.pk if self.identity.user else None
-        guest_key = self.identity.guest.key if self.identity.guest else None
-        # Draw offers are processed by a worker (they also schedule their own lapse).
-        await in_db_thread(tasks.draw_command.delay)(
-            self.game_id, command, user_id, guest_key, self.channel_name
-        )
-
     async def on_offer_draw(self, message: dict[str, Any]) -> None:
-        await self._draw(message, "offer")
+        await self._run(message, services.offer_draw)
 
     async def on_accept_draw(self, message: dict[str, Any]) -> None:
-        await self._draw(message, "accept")
+        await self._run(message, services.answer_draw, accept=True)
 
     async def on_decline_draw(self, message: dict[str, Any]) -> None:
-        await self._draw(message, "decline")
+        await self._run(message, services.answer_draw, accept=False)

@@ -9,6 +9,7 @@ are context-local), which cost a new Redis connection per call under load.
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
 from functools import cache
 
@@ -33,6 +34,23 @@ def _key(game_id: int, side: int) -> str:
 
 def _seq_key(game_id: int) -> str:
     return f"presence:{game_id}:seq"
+
+
+# The sequence number of a game's presence changes. A missing counter (new game,
+# expired, or Redis lost its data) starts again from the clock in microseconds,
+# above any number handed out before, so clients never ignore newer notices as
+# old ones after Redis restarts empty.
+_NEXT_SEQ = """
+if redis.call('exists', KEYS[1]) == 0 then redis.call('set', KEYS[1], ARGV[1]) end
+local seq = redis.call('incr', KEYS[1])
+redis.call('expire', KEYS[1], ARGV[2])
+return seq
+"""
+
+
+@cache
+def _next_seq(client):
+    return client.register_script(_NEXT_SEQ)
 
 
 def _flags(values: list) -> list[bool]:
@@ -60,10 +78,9 @@ def change(game_id: int, side: int, delta: int) -> tuple[list[bool], int]:
     pipe = client.pipeline()
     pipe.incrby(key, delta)
     pipe.expire(key, TTL_SECONDS)
-    pipe.incr(_seq_key(game_id))
-    pipe.expire(_seq_key(game_id), TTL_SECONDS)
+    _next_seq(client)(keys=[_seq_key(game_id)], args=[time.time_ns() // 1000, TTL_SECONDS], client=pipe)
     pipe.mget(keys)
-    count, _, seq, _, values = pipe.execute()
+    count, _, seq, values = pipe.execute()
     if count < 0:
         client.set(key, 0, ex=TTL_SECONDS)
         values[side] = 0

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import os
+
 import pytest
 from channels.layers import channel_layers
 from django.core.cache import cache
@@ -38,9 +40,15 @@ def services(django_db_setup):
 @pytest.fixture
 def redis_layer(services, settings):
     """The production channel layer (Redis PubSub) for this test, embedded Redis if none is given."""
+    from config.settings import _default_channel_prefix
+
     url = services.ensure_redis()
+    prefix = os.environ.get("CHANNEL_PREFIX") or _default_channel_prefix(url)  # as the processes started compute it
     settings.CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [url]}}
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [url], "prefix": prefix},
+        }
     }
     channel_layers.backends.clear()
     return url

@@ -56,7 +56,7 @@ async def test_an_oversized_frame_closes_the_socket(settings):
     await ws.connect()
     await ws.send_to(text_data=json.dumps({"type": "ping", "pad": "x" * (settings.WS_MAX_MESSAGE_BYTES + 1)}))
     closed = await ws.receive_output()
-    assert closed == {"type": "websocket.close", "code": 1009}
+    assert closed == {"type": "websocket.close", "code": 4009}
 
 
 async def test_a_flood_closes_only_that_socket(settings):
@@ -68,7 +68,58 @@ async def test_a_flood_closes_only_that_socket(settings):
         await flooder.send_json_to({"type": "ping"})
         assert await flooder.receive_json_from() == {"type": "pong"}
     await flooder.send_json_to({"type": "ping"})
-    assert await flooder.receive_output() == {"type": "websocket.close", "code": 1008}
+    assert await flooder.receive_output() == {"type": "websocket.close", "code": 4008}
     await calm.send_json_to({"type": "ping"})
     assert await calm.receive_json_from() == {"type": "pong"}
     await calm.disconnect()
+
+
+async def test_deeply_nested_json_and_binary_frames_get_an_error_and_the_socket_stays_open():
+    ws = communicator()
+    await ws.connect()
+    await ws.send_to(text_data="[" * 1024)
+    assert (await ws.receive_json_from())["code"] == "malformed"
+    await ws.send_to(text_data='{"type": "ping", "x": ' + "[" * 2000 + "]" * 2000 + "}")
+    assert (await ws.receive_json_from())["code"] == "malformed"
+    await ws.send_to(bytes_data=b'{"type": "ping"}')
+    assert (await ws.receive_json_from())["code"] == "binary"
+    await ws.send_json_to({"type": "ping"})
+    assert await ws.receive_json_from() == {"type": "pong"}
+    await ws.disconnect()
+
+
+async def test_a_failing_handler_answers_server_error_and_the_socket_stays_open(monkeypatch):
+    from accounts.consumers import NotificationConsumer
+
+    async def broken(self, message):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(NotificationConsumer, "on_ping", broken, raising=False)
+    ws = communicator()
+    await ws.connect()
+    await ws.send_json_to({"type": "ping", "id": 7})
+    error = await ws.receive_json_from()
+    assert error["code"] == "server_error" and error["id"] == 7
+    await ws.disconnect()
+
+
+async def test_one_address_opening_sockets_too_fast_is_refused_while_others_connect(settings):
+    settings.WS_OPENS_PER_ADDRESS, settings.WS_OPENS_SECONDS = 3, 60
+
+    def from_address(address: str) -> WebsocketCommunicator:
+        ws = communicator()
+        ws.scope["client"] = (address, 50000)
+        return ws
+
+    opened = []
+    for _ in range(3):
+        ws = from_address("203.0.113.9")
+        assert (await ws.connect())[0]
+        opened.append(ws)
+    refused = from_address("203.0.113.9")
+    connected, code = await refused.connect()
+    assert not connected and code == 4029
+    other = from_address("198.51.100.4")
+    assert (await other.connect())[0]
+    for ws in [*opened, other]:
+        await ws.disconnect()

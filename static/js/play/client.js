@@ -7,6 +7,7 @@ const JITTER = 0.3;
 const ACK_TIMEOUT_MS = 5000;
 const PING_EVERY_MS = 25000;
 const CLOSE_NOT_FOUND = 4404;
+const CLOSE_SIGNED_OUT = 4001; // the session that opened the socket ended
 
 export function backoffDelay(attempt) {
   const base = Math.min(BACKOFF_MAX_MS, BACKOFF_START_MS * 2 ** attempt);
@@ -64,6 +65,11 @@ export class GameClient {
       this.handlers.onConnection?.("gone");
       return;
     }
+    if (event.code === CLOSE_SIGNED_OUT) {
+      // Signed out (here or in another tab): the page must stop showing our seat.
+      location.reload();
+      return;
+    }
     this.handlers.onConnection?.("lost");
     const delay = backoffDelay(this.attempt++);
     this.reconnectTimer = setTimeout(() => this.connect(), delay);
@@ -95,7 +101,9 @@ export class GameClient {
 
   accept(message, event) {
     if ("you" in message) this.you = message.you;
-    if (message.online && (message.presence_seq ?? 0) >= this.presenceSeq) {
+    // A full state is the truth about presence whatever its number: after the
+    // server's Redis lost its data the numbers start again from elsewhere.
+    if (message.online && (message.type === "state" || (message.presence_seq ?? 0) >= this.presenceSeq)) {
       this.online = message.online;
       this.presenceSeq = message.presence_seq ?? this.presenceSeq;
     }

@@ -1,0 +1,178 @@
+"""The websocket protocol over a real daphne process (Twisted + autobahn), not a test communicator.
+
+``WebsocketCommunicator`` skips autobahn, which refuses some close codes and
+enforces its own frame limits: a close code the application may not send once
+crashed every oversized frame into a 1011 and skipped the socket's clean-up.
+Each behaviour of docs/protocol.md that involves the wire is checked here once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import http.cookiejar
+import json
+import re
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import pytest
+from django.test import Client
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from accounts.identity import Identity
+from games import services
+from games.models import Game, Move
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+def session_cookie(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+@pytest.fixture(scope="module")
+def daphne_port(services, database_url_for_processes):
+    _, port = services.start_daphne(database_url_for_processes)
+    return port
+
+
+@pytest.fixture
+def game_of_two(user_factory):
+    alice, bob = user_factory("alice"), user_factory("bob")
+    game = services.create_human_game(identity=Identity(alice, None), game="reversi", kind=Game.Kind.INVITE_LINK,
+                                      side=0, minutes=15)
+    services.join_game(game_id=game.pk, identity=Identity(bob, None), token=game.invite_token)
+    return game.pk, alice, session_cookie(alice)
+
+
+def open_socket(port: int, path: str, cookie: str | None = None):
+    headers = {"Cookie": f"sessionid={cookie}"} if cookie else {}
+    return connect(f"ws://127.0.0.1:{port}{path}", origin=f"http://127.0.0.1:{port}", additional_headers=headers,
+                   open_timeout=10, max_size=None)
+
+
+async def first(ws, kind: str, timeout: float = 10) -> dict:
+    async with asyncio.timeout(timeout):
+        while True:
+            message = json.loads(await ws.recv())
+            if message["type"] == kind:
+                return message
+
+
+async def closed_with(ws, timeout: float = 10) -> int:
+    with pytest.raises(ConnectionClosed) as closed:
+        async with asyncio.timeout(timeout):
+            while True:
+                await ws.recv()
+    frame = closed.value.rcvd or closed.value.sent
+    return frame.code if frame else 1006  # the server dropped the connection without a close frame
+
+
+async def seen_online(port: int, game_id: int) -> list[bool]:
+    async with open_socket(port, f"/ws/game/{game_id}/") as spectator:
+        return (await first(spectator, "state"))["online"]
+
+
+def test_an_oversized_frame_closes_with_4009_and_the_player_is_shown_offline(daphne_port, game_of_two):
+    game_id, _, cookie = game_of_two
+
+    async def scenario():
+        async with open_socket(daphne_port, f"/ws/game/{game_id}/", cookie) as ws:
+            await first(ws, "state")
+            assert (await seen_online(daphne_port, game_id))[0] is True
+            await ws.send(json.dumps({"type": "ping", "pad": "x" * 4100}))
+            code = await closed_with(ws)
+        await asyncio.sleep(0.5)
+        return code, await seen_online(daphne_port, game_id)
+
+    code, online = asyncio.run(scenario())
+    assert code == 4009
+    assert online[0] is False  # disconnect() ran: presence was cleaned up
+
+
+def test_a_frame_over_the_servers_own_limit_is_closed_by_autobahn_and_still_cleaned_up(daphne_port, game_of_two):
+    game_id, _, cookie = game_of_two
+
+    async def scenario():
+        async with open_socket(daphne_port, f"/ws/game/{game_id}/", cookie) as ws:
+            await first(ws, "state")
+            await ws.send("x" * 100_000)
+            code = await closed_with(ws)
+        await asyncio.sleep(0.5)
+        return code, await seen_online(daphne_port, game_id)
+
+    code, online = asyncio.run(scenario())
+    assert code in (1009, 1006)  # autobahn's own verdict: "message too big", or it just drops the line
+    assert online[0] is False
+
+
+def test_nesting_binary_and_floods_over_the_wire(daphne_port, game_of_two, settings):
+    game_id, _, cookie = game_of_two
+
+    async def scenario():
+        async with open_socket(daphne_port, f"/ws/game/{game_id}/", cookie) as ws:
+            await first(ws, "state")
+            await ws.send("[" * 1024)
+            nested = await first(ws, "error")
+            await ws.send(b'{"type": "ping"}')
+            binary = await first(ws, "error")
+            await ws.send(json.dumps({"type": "ping"}))
+            await first(ws, "pong")
+            for _ in range(settings.WS_RATE_MESSAGES + 5):
+                await ws.send(json.dumps({"type": "ping"}))
+            code = await closed_with(ws)
+        return nested["code"], binary["code"], code
+
+    assert asyncio.run(scenario()) == ("malformed", "binary", 4008)
+
+
+def log_out_over_http(port: int, cookie: str) -> int:
+    """POST the logout form to the running server, as the browser would (CSRF token and all)."""
+    base = f"http://127.0.0.1:{port}"
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    opener.addheaders = [("Cookie", f"sessionid={cookie}")]
+    page = opener.open(f"{base}/accounts/logout/", timeout=10).read().decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    csrf = next(c.value for c in jar if c.name == "csrftoken")
+    request = urllib.request.Request(
+        f"{base}/accounts/logout/", data=urllib.parse.urlencode({"csrfmiddlewaretoken": token}).encode(),
+        headers={"Cookie": f"sessionid={cookie}; csrftoken={csrf}", "Origin": base, "Referer": f"{base}/"},
+    )
+    no_redirects = urllib.request.build_opener(NoRedirect)
+    try:
+        return no_redirects.open(request, timeout=10).status
+    except urllib.error.HTTPError as response:
+        return response.code
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def test_logging_out_closes_the_sockets_of_that_session_and_they_cannot_move(daphne_port, game_of_two):
+    game_id, _, cookie = game_of_two
+
+    async def scenario():
+        async with open_socket(daphne_port, f"/ws/game/{game_id}/", cookie) as ws:
+            assert (await first(ws, "state"))["you"] == 0
+            assert await asyncio.to_thread(log_out_over_http, daphne_port, cookie) == 302
+            code = await closed_with(ws)
+            with contextlib.suppress(ConnectionClosed):
+                await ws.send(json.dumps({"type": "move", "move": "d3", "ply": 0, "id": "late"}))
+        async with open_socket(daphne_port, f"/ws/game/{game_id}/", cookie) as again:
+            state = await first(again, "state")
+            await again.send(json.dumps({"type": "move", "move": "d3", "ply": 0, "id": "after"}))
+            refused = await first(again, "error")
+        return code, state["you"], refused["code"]
+
+    code, you, refused = asyncio.run(scenario())
+    assert code == 4001
+    assert you is None and refused == "spectator"  # the old cookie no longer signs anybody in
+    assert not Move.objects.filter(game_id=game_id).exists()
