@@ -63,16 +63,21 @@ def database_url_for_processes(django_db_setup, django_db_blocker):
 
 
 @pytest.fixture(scope="session")
-def celery_worker(services, database_url_for_processes):
-    """A real `celery worker` process on the embedded (or CI's) broker."""
+def worker_broker(services):
+    """This process sends tasks to the broker the worker processes listen on."""
     url = services.ensure_redis()
     broker = services.broker_url or url
     previous = celery_app.conf.broker_url
     use_broker(broker)
-    services.start_worker(database_url_for_processes)
-    services.wait_for_worker()
-    yield services
+    yield broker
     use_broker(previous)
+
+
+@pytest.fixture
+def celery_worker(services, worker_broker, database_url_for_processes):
+    """A real `celery worker` process on the embedded (or CI's) broker, started once and kept."""
+    services.ensure_worker(database_url_for_processes)
+    return services
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ README's test command needs nothing installed.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -39,6 +40,8 @@ class Services:
         self.logs: list[Path] = []
         self.redis_url = os.environ.get("REDIS_URL", "")
         self.broker_url = os.environ.get("CELERY_BROKER_URL", "")
+        self.worker: subprocess.Popen | None = None
+        self.worker_env: dict[str, str] = {}
 
     def ensure_redis(self) -> str:
         if not self.redis_url:
@@ -62,13 +65,46 @@ class Services:
     def _spawn(self, cmd: list[str], env: dict[str, str], name: str) -> subprocess.Popen:
         log = Path(tempfile.mkstemp(prefix=f"{name}-", suffix=".log")[1])
         self.logs.append(log)
-        proc = subprocess.Popen(cmd, cwd=BASE_DIR, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
+        # A session of its own, so a test can kill -9 the whole process group
+        # (a worker's pool children and its embedded beat with it).
+        proc = subprocess.Popen(cmd, cwd=BASE_DIR, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
+                                start_new_session=True)
         self.procs.append(proc)
         return proc
 
-    def start_worker(self, database_url: str) -> subprocess.Popen:
+    def start_worker(self, database_url: str, *, beat: bool = False, **settings: str) -> subprocess.Popen:
+        """The one Celery worker of the test session (stopping any other first).
+
+        ``settings`` are extra environment variables, e.g. a faster sweep for the fault tests.
+        """
+        self.stop_worker()
         cmd = celery_worker_command(concurrency=1)
-        return self._spawn(cmd, self.env(database_url), "celery")
+        if beat:
+            cmd += ["--beat", "--schedule", tempfile.mkstemp(prefix="beat-")[1]]
+        self.worker_env = settings
+        self.worker = self._spawn(cmd, {**self.env(database_url), **settings}, "celery")
+        return self.worker
+
+    def ensure_worker(self, database_url: str) -> None:
+        """A plain worker (no beat, default settings) is running and answering."""
+        if self.worker is None or self.worker.poll() is not None or self.worker_env:
+            self.start_worker(database_url)
+            self.wait_for_worker()
+
+    def kill_worker(self) -> None:
+        """kill -9 the worker, its pool and its beat: nothing gets to clean up."""
+        if self.worker is not None and self.worker.poll() is None:
+            os.killpg(self.worker.pid, signal.SIGKILL)
+            self.worker.wait()
+
+    def stop_worker(self) -> None:
+        if self.worker is not None and self.worker.poll() is None:
+            os.killpg(self.worker.pid, signal.SIGTERM)
+            try:
+                self.worker.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill_worker()
+        self.worker = None
 
     def start_daphne(self, database_url: str, *, port: int | None = None) -> tuple[subprocess.Popen, int]:
         port = port or free_port()
@@ -81,11 +117,10 @@ class Services:
 
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if app.control.ping(timeout=1.0):
+            if app.control.ping(timeout=1.0, limit=1):
                 return
-            for proc in self.procs:
-                if proc.poll() is not None and proc.args and "celery" in proc.args:
-                    raise RuntimeError("the Celery worker exited:\n" + self.tail())
+            if self.worker is not None and self.worker.poll() is not None:
+                raise RuntimeError("the Celery worker exited:\n" + self.tail())
         raise RuntimeError("no Celery worker answered a ping:\n" + self.tail())
 
     def tail(self) -> str:
