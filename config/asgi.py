@@ -14,7 +14,10 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config import body_limit  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+
+body_limit.install()
 
 application = ProtocolTypeRouter(
     {

@@ -297,6 +297,9 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
 WHITENOISE_AUTOREFRESH = DEBUG
+# The largest request body daphne accepts at all (413 beyond; config/body_limit.py):
+# room for a 5 MB avatar and its form.
+DJANGO_MAX_REQUEST_BYTES = env_int("DJANGO_MAX_REQUEST_BYTES", 6 * 1024 * 1024)
 # Uploads never exceed this in memory; the avatar form enforces its own 5 MB cap.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440

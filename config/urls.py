@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from allauth.account.decorators import secure_admin_login
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
@@ -7,6 +8,10 @@ from django.views.i18n import JavaScriptCatalog
 from django.views.static import serve
 
 from config.health import healthz
+
+# The admin signs in through the site's own login page, which allauth throttles
+# (ACCOUNT_RATE_LIMITS): the admin's own form would let anybody guess passwords freely.
+admin.site.login = secure_admin_login(admin.site.login)
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),

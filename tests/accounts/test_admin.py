@@ -56,3 +56,21 @@ def test_the_admin_creates_a_player_with_the_same_name_rules(admin_client_):
         },
     )
     assert response.status_code == HTTPStatus.OK  # taken, ignoring case
+
+
+def test_the_admin_signs_in_through_the_throttled_site_login(client, user_factory):
+    user_factory("root", password="right-pass", is_staff=True, is_superuser=True)
+    response = client.get("/admin/login/?next=/admin/")
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+    # The admin's own form no longer checks passwords at all, so it cannot be used to guess them.
+    response = client.post("/admin/login/", {"username": "root", "password": "right-pass"})
+    assert response.status_code == 302 and "_auth_user_id" not in client.session
+
+
+def test_guessing_passwords_on_the_site_login_is_throttled(client, user_factory):
+    user_factory("root", password="right-pass", is_staff=True)
+    for attempt in range(6):
+        response = client.post("/accounts/login/", {"login": "root", "password": f"wrong-{attempt}"})
+    assert "Too many failed login attempts" in response.content.decode()
+    client.post("/accounts/login/", {"login": "root", "password": "right-pass"})
+    assert "_auth_user_id" not in client.session  # even the right password waits out the limit

@@ -16,6 +16,7 @@ import re
 import urllib.error
 import urllib.parse
 import urllib.request
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -176,3 +177,34 @@ def test_logging_out_closes_the_sockets_of_that_session_and_they_cannot_move(dap
     assert code == 4001
     assert you is None and refused == "spectator"  # the old cookie no longer signs anybody in
     assert not Move.objects.filter(game_id=game_id).exists()
+
+
+def daphne_memory_kb(services, port: int) -> int:
+    proc = next(p for p in services.procs if p.args and str(port) in p.args and p.poll() is None)
+    status = Path(f"/proc/{proc.pid}/status").read_text()
+    return int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1))
+
+
+def test_an_oversized_request_body_is_refused_before_it_is_held_in_memory(daphne_port, services):
+    import http.client
+    import socket
+
+    before = daphne_memory_kb(services, daphne_port)
+    declared = http.client.HTTPConnection("127.0.0.1", daphne_port, timeout=10)
+    declared.putrequest("POST", "/accounts/login/")
+    declared.putheader("Content-Length", str(50 * 1024 * 1024))
+    declared.endheaders()
+    assert declared.getresponse().status == 413  # answered from the headers alone
+
+    # Chunked: no length declared, so the cap counts what arrives.
+    with socket.create_connection(("127.0.0.1", daphne_port), timeout=10) as raw:
+        raw.sendall(b"POST /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n")
+        chunk = b"x" * 1024 * 1024
+        try:
+            for _ in range(50):
+                raw.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        except OSError:
+            pass  # the server hung up on us: what we want
+        answer = raw.recv(200)
+    assert answer.startswith(b"HTTP/1.1 413")
+    assert daphne_memory_kb(services, daphne_port) - before < 20_000  # not 50 MB, nor twice that
