@@ -17,6 +17,7 @@ from accounts.identity import Identity, identity_from_scope
 from config.websocket import JsonConsumer, compact_json
 from games import events, presence, rows, services
 from games.models import Game
+from games.services import Code
 
 CLOSE_NOT_FOUND = 4404
 
@@ -124,13 +125,13 @@ class GameConsumer(JsonConsumer):
     async def _run(self, message: dict[str, Any], func, **kwargs: Any) -> Any:
         """Call a service for this player; refusals go back to this socket only."""
         if self.side is None:
-            await self.send_error("spectator", _("You are watching this game, not playing it."), ref=message)
+            await self.send_error(Code.SPECTATOR, _("You are watching this game, not playing it."), ref=message)
             return None
         try:
             return await in_db_thread(func)(game_id=self.game_id, identity=self.identity, **kwargs)
         except services.GameError as exc:
             await self.send_error(exc.code, exc.message, ref=message)
-            if exc.code in ("stale", "not_your_turn", "game_over"):
+            if exc.code in (Code.STALE, Code.NOT_YOUR_TURN, Code.GAME_OVER):
                 await self.send_state()
             return None
 
@@ -142,7 +143,7 @@ class GameConsumer(JsonConsumer):
     async def on_move(self, message: dict[str, Any]) -> None:
         token, ply, client_id = message.get("move"), message.get("ply"), message.get("id", "")
         if not isinstance(token, str) or not isinstance(ply, int) or isinstance(ply, bool) or len(token) > 8:
-            await self.send_error("malformed", _("A move needs a move token and the ply number."), ref=message)
+            await self.send_error(Code.MALFORMED, _("A move needs a move token and the ply number."), ref=message)
             return
         if not isinstance(client_id, str | int):
             client_id = ""
@@ -150,7 +151,7 @@ class GameConsumer(JsonConsumer):
         if result is None:
             return
         if result.flagged:
-            await self.send_error("timeout", _("Your time ran out before the move arrived."), ref=message)
+            await self.send_error(Code.TIMEOUT, _("Your time ran out before the move arrived."), ref=message)
             return
         await self.send_json(
             {"type": "ack", "id": message.get("id"), "ply": result.ply, "v": result.version,

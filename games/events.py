@@ -18,6 +18,7 @@ from django.utils import timezone
 from accounts.consumers import LOBBY_GROUP
 from config.websocket import compact_json
 from games.models import Game
+from games.protocol import EventName, Snapshot
 
 
 def game_group(game_id: int) -> str:
@@ -36,10 +37,8 @@ def _player(game: Game, side: int) -> dict[str, Any] | None:
     return {"name": game.side_name(side), "kind": kind, "level": game.ai_of(side) or None}
 
 
-def snapshot(game: Game) -> dict[str, Any]:
+def snapshot(game: Game) -> Snapshot:
     """Everything a board page needs to draw the game, for any viewer."""
-    from games.services import remaining_ms
-
     engine = game.engine
     state = game.engine_state()
     now = timezone.now()
@@ -65,7 +64,7 @@ def snapshot(game: Game) -> dict[str, Any]:
         "clock": {
             "timed": bool(game.time_control),
             "initial_ms": game.time_control * 1000,
-            "ms": [max(0, remaining_ms(game, 0, now=now)), max(0, remaining_ms(game, 1, now=now))],
+            "ms": [max(0, game.remaining_ms(0, now=now)), max(0, game.remaining_ms(1, now=now))],
             "running": running,
             "at": int(time.time() * 1000),
         },
@@ -76,7 +75,7 @@ def snapshot(game: Game) -> dict[str, Any]:
     }
 
 
-def send_game_event(game_id: int, event: str, payload: dict[str, Any]) -> None:
+def send_game_event(game_id: int, event: EventName, payload: Snapshot) -> None:
     """Broadcast a committed change to the game's sockets (players and spectators).
 
     The snapshot travels as JSON text, serialised once here: each socket only

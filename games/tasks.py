@@ -14,6 +14,7 @@ from celery import shared_task
 from django.db import OperationalError
 
 from games import services
+from games.models import Game
 
 # acks_late + reject_on_worker_lost: a task whose worker dies is delivered again;
 # harmless, because every task re-checks the game under its row lock.
@@ -28,12 +29,16 @@ RELIABLE = {
 
 @shared_task(**RELIABLE)
 def computer_move(game_id: int, ply: int) -> None:
+    # computer_move_for checks that the game is still at ``ply``.
     services.computer_move_for(game_id, ply)
 
 
 @shared_task(**RELIABLE)
 def flag(game_id: int, ply: int) -> None:
-    services.flag(game_id)
+    # Queued for the clock of the mover at ``ply``; once a move was made, that
+    # clock stopped, and the new mover's clock has its own task or the sweep.
+    if Game.objects.filter(pk=game_id, ply=ply).exists():
+        services.flag(game_id)
 
 
 @shared_task(name="games.attend_overdue", acks_late=True)

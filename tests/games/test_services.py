@@ -291,7 +291,7 @@ def test_an_invite_link_game_cannot_be_joined_by_guessing_its_number(alice, bob,
 def later(monkeypatch, **delta) -> None:
     """Let the services believe time has passed."""
     moment = timezone.now() + timedelta(**delta)
-    monkeypatch.setattr(services, "_now", lambda: moment)
+    monkeypatch.setattr(timezone, "now", lambda: moment)
 
 
 def test_the_sweep_flags_a_clock_that_ran_out_with_nobody_connected(alice, bob, user_factory, monkeypatch):

@@ -1,0 +1,130 @@
+"""Every message of the game websocket, as types: the code's side of docs/protocol.md.
+
+``tests/games/test_protocol.py`` reads the document's tables and fails when a
+code, event, end reason or snapshot field is here and not there, or the reverse.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypedDict
+
+# --- client -> server -------------------------------------------------------------
+
+CommandType = Literal[
+    "move", "sync", "resign", "exit", "abort", "offer_draw", "accept_draw", "decline_draw",
+    "undo", "redo", "new_game", "ping",
+]
+
+
+class MoveCommand(TypedDict):
+    type: Literal["move"]
+    move: str
+    ply: int
+    id: str | int
+
+
+# --- server -> client -------------------------------------------------------------
+
+EventName = Literal["start", "move", "end", "draw_offer", "draw_declined", "draw_lapsed", "undo", "redo"]
+
+# The codes an ``error`` message can carry: every services.Code, and the socket's own.
+ErrorCode = Literal[
+    # the socket itself (config/websocket.py, games/consumers.py)
+    "malformed", "binary", "unknown_type", "server_error", "timeout",
+    # games.services.Code
+    "not_found", "no_identity", "spectator", "not_started", "game_over", "not_your_turn", "stale", "illegal",
+    "bad_level", "bad_time", "bad_kind", "login_required", "bad_invitee", "invitation_refused", "not_open",
+    "not_invited", "too_late", "no_draws", "offer_pending", "too_soon", "no_offer", "no_undo",
+    "nothing_to_undo", "nothing_to_redo", "no_rematch",
+]
+
+EndReasonName = Literal[
+    "board_full", "no_moves", "wipeout", "line", "all_boards_decided",  # from the engines
+    "resign", "exit", "timeout", "draw_agreed", "aborted", "declined", "cancelled", "expired",  # from the site
+]
+
+
+class Player(TypedDict):
+    name: str
+    kind: Literal["user", "guest", "computer"]
+    level: str | None
+
+
+class Clock(TypedDict):
+    timed: bool
+    initial_ms: int
+    ms: list[int]
+    running: int | None
+    at: int
+
+
+class Result(TypedDict):
+    winner: int | None
+    reason: EndReasonName
+    score: list[int]
+
+
+class Snapshot(TypedDict):
+    """Everything a board page needs to draw a game (games.events.snapshot)."""
+
+    id: int
+    game: str
+    name: str
+    kind: str
+    status: Literal["waiting", "active", "finished", "aborted"]
+    v: int
+    ply: int
+    moves: list[str]
+    last_move: str | None
+    players: list[Player | None]
+    position: dict[str, Any]
+    clock: Clock
+    draw_offer: int | None
+    result: Result | None
+    rated: bool
+    can_redo: bool
+
+
+class StateMessage(TypedDict, total=False):
+    type: Literal["state"]
+    v: int
+    you: int | None
+    online: list[bool]
+    presence_seq: int
+    game: Snapshot
+    id: Any  # the ``id`` of the ``sync`` it answers
+
+
+class EventMessage(TypedDict):
+    type: Literal["event"]
+    event: EventName
+    v: int
+    you: int | None
+    game: Snapshot
+
+
+class AckMessage(TypedDict):
+    type: Literal["ack"]
+    id: Any
+    ply: int
+    v: int
+    duplicate: bool
+
+
+class ErrorMessage(TypedDict, total=False):
+    type: Literal["error"]
+    code: ErrorCode
+    message: str
+    id: str | int
+
+
+class PresenceMessage(TypedDict):
+    type: Literal["presence"]
+    side: int
+    online: bool
+    seq: int
+
+
+class RedirectMessage(TypedDict):
+    type: Literal["redirect"]
+    url: str

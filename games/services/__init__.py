@@ -1,0 +1,69 @@
+"""Everything that changes a game, one module per use case.
+
+Every entry point (the websocket consumer, the HTTP views, the Celery tasks)
+calls these functions. Each one:
+
+1. opens a transaction and re-reads the game with its row locked
+   (``base.locked``), so commands on one game are applied one at a time, across
+   processes;
+2. checks the command against the stored game and the shared engine;
+3. saves the change under a new ``Game.version`` with ``base.commit_and_announce``,
+   which broadcasts the new snapshot and queues the work it calls for (the
+   computer's move, a clock flag) only after the transaction commits, so nobody
+   ever sees a state the database does not have.
+
+Refusals raise ``GameError`` with a ``Code`` and a message for the player;
+nothing is written then.
+
+| module | use case |
+|---|---|
+| ``setup`` | games against the computer, invitations, challenges, joining, withdrawing |
+| ``moves`` | a player's move, the computer's move, forced passes |
+| ``ending`` | results on the board, resign, exit, abort, flags |
+| ``draws`` | draw offers, answers and lapses |
+| ``takeback`` | undo and redo against the computer |
+| ``obligations`` | what the server owes a game, swept from the database |
+| ``deadlines``, ``queue`` | when a game needs attention; the tasks queued after commit |
+"""
+
+from games.services.base import Code, GameError, MoveResult
+from games.services.deadlines import IDLE_COMPUTER_EXPIRY
+from games.services.draws import answer_draw, lapse_draw_offer, offer_draw
+from games.services.ending import abort, flag, resign
+from games.services.moves import computer_move_for, play_computer_move, play_move
+from games.services.obligations import attend, attend_overdue
+from games.services.setup import (
+    cancel_waiting_game,
+    create_computer_game,
+    create_human_game,
+    decline_invitation,
+    join_game,
+    rematch_computer,
+)
+from games.services.takeback import redo, undo
+
+__all__ = [
+    "IDLE_COMPUTER_EXPIRY",
+    "Code",
+    "GameError",
+    "MoveResult",
+    "abort",
+    "answer_draw",
+    "attend",
+    "attend_overdue",
+    "cancel_waiting_game",
+    "computer_move_for",
+    "create_computer_game",
+    "create_human_game",
+    "decline_invitation",
+    "flag",
+    "join_game",
+    "lapse_draw_offer",
+    "offer_draw",
+    "play_computer_move",
+    "play_move",
+    "redo",
+    "rematch_computer",
+    "resign",
+    "undo",
+]

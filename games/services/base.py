@@ -1,0 +1,109 @@
+"""What every use case of live play shares: refusals, the row lock, and commit-then-announce."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.identity import Identity
+from games import events, rows
+from games.models import Game
+from games.services import deadlines, queue
+
+
+class Code(StrEnum):
+    """Why a command was refused: the ``code`` of an ``error`` message (docs/protocol.md)."""
+
+    MALFORMED = "malformed"
+    NOT_FOUND = "not_found"
+    NO_IDENTITY = "no_identity"
+    SPECTATOR = "spectator"
+    NOT_STARTED = "not_started"
+    GAME_OVER = "game_over"
+    NOT_YOUR_TURN = "not_your_turn"
+    STALE = "stale"
+    ILLEGAL = "illegal"
+    TIMEOUT = "timeout"  # the mover's clock ran out before the move arrived
+    BAD_LEVEL = "bad_level"
+    BAD_TIME = "bad_time"
+    BAD_KIND = "bad_kind"
+    LOGIN_REQUIRED = "login_required"
+    BAD_INVITEE = "bad_invitee"
+    INVITATION_REFUSED = "invitation_refused"
+    NOT_OPEN = "not_open"
+    NOT_INVITED = "not_invited"
+    TOO_LATE = "too_late"
+    NO_DRAWS = "no_draws"
+    OFFER_PENDING = "offer_pending"
+    TOO_SOON = "too_soon"
+    NO_OFFER = "no_offer"
+    NO_UNDO = "no_undo"
+    NOTHING_TO_UNDO = "nothing_to_undo"
+    NOTHING_TO_REDO = "nothing_to_redo"
+    NO_REMATCH = "no_rematch"
+
+
+class GameError(Exception):
+    """A refused command: ``code`` for programs, ``message`` for people."""
+
+    def __init__(self, code: Code, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    ply: int  # the ply the move was stored at
+    version: int
+    duplicate: bool = False  # a resent move that was already applied
+    flagged: bool = False  # the mover's time had run out: the game ended instead
+
+
+def now() -> datetime:
+    """The services' clock (tests move it forward)."""
+    return timezone.now()
+
+
+def locked(game_id: int) -> Game:
+    """The game, its row locked until the transaction ends: commands on one game run one at a time."""
+    try:
+        return rows.lock_game(game_id)
+    except Game.DoesNotExist:
+        raise GameError(Code.NOT_FOUND, _("This game does not exist.")) from None
+
+
+def side_of(game: Game, identity: Identity) -> int:
+    side = game.side_of(identity)
+    if side is None:
+        raise GameError(Code.SPECTATOR, _("You are watching this game, not playing it."))
+    return side
+
+
+def require_active(game: Game) -> None:
+    if game.status == Game.Status.WAITING:
+        raise GameError(Code.NOT_STARTED, _("The game has not started yet."))
+    if game.is_over:
+        raise GameError(Code.GAME_OVER, _("The game is over."))
+
+
+def commit_and_announce(game: Game, event: str) -> None:
+    """Store a change of the game under a new version; after commit, broadcast it and queue what it calls for.
+
+    The one way a use case saves a changed game: the deadlines are recomputed,
+    the snapshot goes to the game's sockets only once the transaction commits
+    (nobody ever sees a state that could still roll back), and the work the new
+    state asks for (the computer's move, a clock about to fall) is queued then too.
+    """
+    deadlines.refresh(game, now=now())
+    game.version += 1
+    rows.save_game(game)
+    payload = events.snapshot(game)
+    game_id = game.pk
+    transaction.on_commit(lambda: events.send_game_event(game_id, event, payload))
+    queue.follow_up(game)

@@ -1,0 +1,74 @@
+"""Draw offers between people: offer, accept or decline, and the offer's lapse."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from accounts.identity import Identity
+from games.models import EndReason, Game
+from games.services import queue
+from games.services.base import Code, GameError, commit_and_announce, locked, now, require_active, side_of
+from games.services.deadlines import draw_offer_lifetime
+from games.services.ending import finish
+
+DRAW_COOLDOWN_PLIES = 10  # after a decline, the same side may offer again only this many plies later
+
+
+def draw_offer_live(game: Game, *, at: datetime) -> bool:
+    return (
+        game.draw_offer_side is not None
+        and game.draw_offer_at is not None
+        and at - game.draw_offer_at < draw_offer_lifetime()
+    )
+
+
+def offer_draw(*, game_id: int, identity: Identity) -> Game:
+    moment = now()
+    with transaction.atomic():
+        game = locked(game_id)
+        side = side_of(game, identity)
+        require_active(game)
+        if game.against_computer:
+            raise GameError(Code.NO_DRAWS, _("The computer does not take draw offers."))
+        if draw_offer_live(game, at=moment):
+            raise GameError(Code.OFFER_PENDING, _("A draw offer is already waiting for an answer."))
+        declined_at = game.draw_declined_ply(side)
+        if declined_at is not None and game.ply - declined_at < DRAW_COOLDOWN_PLIES:
+            raise GameError(Code.TOO_SOON, _("Your last offer was declined; wait a few moves before offering again."))
+        game.draw_offer_side = side
+        game.draw_offer_at = moment
+        commit_and_announce(game, "draw_offer")
+        queue.draw_lapse(game_id, moment.isoformat())
+    return game
+
+
+def answer_draw(*, game_id: int, identity: Identity, accept: bool) -> Game:
+    with transaction.atomic():
+        game = locked(game_id)
+        side = side_of(game, identity)
+        require_active(game)
+        if not draw_offer_live(game, at=now()) or game.draw_offer_side == side:
+            raise GameError(Code.NO_OFFER, _("There is no draw offer to answer."))
+        if accept:
+            finish(game, winner=None, reason=EndReason.DRAW_AGREED)
+            return game
+        game.set_draw_declined_ply(game.draw_offer_side, game.ply)
+        game.clear_draw_offer()
+        commit_and_announce(game, "draw_declined")
+    return game
+
+
+def lapse_draw_offer(*, game_id: int, offered_at: str) -> bool:
+    """Withdraw an unanswered offer after its time; a newer offer is left alone."""
+    with transaction.atomic():
+        game = locked(game_id)
+        if game.draw_offer_at is None or game.draw_offer_at.isoformat() != offered_at or game.is_over:
+            return False
+        if draw_offer_live(game, at=now()):
+            return False  # delivered early (e.g. eager tasks): the offer still stands
+        game.clear_draw_offer()
+        commit_and_announce(game, "draw_lapsed")
+        return True

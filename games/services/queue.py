@@ -1,0 +1,49 @@
+"""The work a game's new state asks of the Celery workers, queued after commit.
+
+Tasks are looked up by name in the Celery app rather than imported: the tasks
+module calls the services, so importing it here would make a circle. (By name,
+they still run in-process when tests make tasks eager.)
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from celery import current_app
+from django.conf import settings
+from django.db import transaction
+
+from games.models import Game
+
+# A move only queues its clock's flag task when that clock has less than this
+# left; longer clocks are flagged by the obligations sweep, so most moves
+# publish nothing to the broker.
+FLAG_HORIZON = timedelta(seconds=75)
+
+
+def _task(name: str):
+    return current_app.tasks[name]
+
+
+def computer_move(game_id: int, ply: int) -> None:
+    transaction.on_commit(lambda: _task("games.tasks.computer_move").delay(game_id, ply))
+
+
+def follow_up(game: Game) -> None:
+    """Queue the computer's move if it is to move, and a flag for a clock about to fall."""
+    if game.status != Game.Status.ACTIVE:
+        return
+    to_move = game.to_move
+    if game.ai_of(to_move):
+        computer_move(game.pk, game.ply)
+    left = game.clock_ms(to_move)
+    if game.time_control and left <= FLAG_HORIZON.total_seconds() * 1000:
+        game_id, ply, countdown = game.pk, game.ply, max(0.0, left / 1000) + 0.05
+        transaction.on_commit(lambda: _task("games.tasks.flag").apply_async((game_id, ply), countdown=countdown))
+
+
+def draw_lapse(game_id: int, offered_at: str) -> None:
+    countdown = settings.GAMES_DRAW_OFFER_SECONDS
+    transaction.on_commit(
+        lambda: _task("games.tasks.lapse_draw_offer").apply_async((game_id, offered_at), countdown=countdown)
+    )

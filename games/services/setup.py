@@ -1,0 +1,196 @@
+"""Setting games up: against the computer, invitations and challenges, joining, withdrawing."""
+
+from __future__ import annotations
+
+import random
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from accounts.identity import Identity
+from games import events
+from games.engines import get
+from games.models import DEFAULT_TIME_MINUTES, TIME_CONTROL_CHOICES, EndReason, Game
+from games.services import deadlines, queue
+from games.services.base import Code, GameError, commit_and_announce, locked, now, side_of
+
+AI_LEVELS = ("easy", "medium", "hard")
+
+
+def _validate_time_control(minutes: int, *, computer: bool) -> int:
+    if minutes == 0 and computer:
+        return 0
+    if minutes not in TIME_CONTROL_CHOICES:
+        raise GameError(Code.BAD_TIME, _("Choose one of the offered time controls."))
+    return minutes * 60
+
+
+def _seat(game: Game, side: int, identity: Identity) -> None:
+    if identity.user is not None:
+        game.seat_user(side, identity.user)
+    elif identity.guest is not None:
+        game.seat_guest(side, identity.guest.key, identity.guest.name)
+    else:
+        raise GameError(Code.NO_IDENTITY, _("Open the site in a browser with cookies enabled to play."))
+
+
+def _start(game: Game) -> None:
+    moment = now()
+    game.status = Game.Status.ACTIVE
+    game.started_at = moment
+    game.turn_started_at = moment
+    game.set_clock(0, game.time_control * 1000)
+    game.set_clock(1, game.time_control * 1000)
+    if not game.state:
+        game.state = game.engine.dumps(game.engine.initial())
+
+
+def _save_new(game: Game) -> None:
+    deadlines.refresh(game, now=now())
+    game.save()
+
+
+def create_computer_game(
+    *, identity: Identity, game: str, level: str, side: int | None = None, minutes: int = 0
+) -> Game:
+    """A game against the computer; it starts at once."""
+    get(game)  # KeyError for an unknown game is a programming error; views validate first
+    if level not in AI_LEVELS:
+        raise GameError(Code.BAD_LEVEL, _("Choose Easy, Medium or Hard."))
+    side = random.randrange(2) if side is None else side
+    with transaction.atomic():
+        new = Game(game=game, kind=Game.Kind.COMPUTER, time_control=_validate_time_control(minutes, computer=True))
+        _seat(new, side, identity)
+        new.seat_computer(1 - side, level)
+        new.created_by = identity.user
+        _start(new)
+        _save_new(new)
+        queue.follow_up(new)
+    return new
+
+
+def create_human_game(
+    *,
+    identity: Identity,
+    game: str,
+    kind: str,
+    side: int | None = None,
+    minutes: int = DEFAULT_TIME_MINUTES,
+    invited_user=None,
+) -> Game:
+    """An invite link, an open challenge in the lobby, or a direct invitation."""
+    from accounts.services.blocks import may_invite
+
+    get(game)
+    if kind not in (Game.Kind.INVITE_LINK, Game.Kind.LOBBY, Game.Kind.DIRECT):
+        raise GameError(Code.BAD_KIND, _("Unknown kind of game."))
+    if kind == Game.Kind.LOBBY and identity.user is None:
+        raise GameError(Code.LOGIN_REQUIRED, _("Log in to post an open challenge."))
+    if kind == Game.Kind.DIRECT:
+        if identity.user is None:
+            raise GameError(Code.LOGIN_REQUIRED, _("Log in to invite a player."))
+        if invited_user is None or invited_user.pk == identity.user.pk:
+            raise GameError(Code.BAD_INVITEE, _("Choose another registered player to invite."))
+        if not may_invite(sender=identity.user, recipient=invited_user):
+            # Neutral on purpose: do not reveal whether it was a block or a setting.
+            raise GameError(Code.INVITATION_REFUSED, _("This player is not accepting your invitations."))
+    side = random.randrange(2) if side is None else side
+    with transaction.atomic():
+        new = Game(
+            game=game,
+            kind=kind,
+            time_control=_validate_time_control(minutes, computer=False),
+            invited_user=invited_user if kind == Game.Kind.DIRECT else None,
+            created_by=identity.user,
+        )
+        _seat(new, side, identity)
+        new.state = new.engine.dumps(new.engine.initial())
+        _save_new(new)
+        new_id = new.pk
+        transaction.on_commit(lambda: events.send_lobby_event(new_id))
+    return new
+
+
+def join_game(*, game_id: int, identity: Identity, token: str | None = None) -> Game:
+    """Take the free seat of a waiting game (invite link, lobby or direct invitation).
+
+    An invite-link game can only be joined with its secret ``token`` (game ids
+    are guessable, the token is not).
+    """
+    from accounts.services.blocks import either_blocked
+
+    with transaction.atomic():
+        game = locked(game_id)
+        if game.side_of(identity) is not None:
+            return game  # already seated: opening the link again just shows the game
+        if game.status != Game.Status.WAITING:
+            raise GameError(Code.NOT_OPEN, _("This game is no longer open to join."))
+        free = 0 if not game.side_is_taken(0) else 1
+        creator = game.user_of(1 - free)
+        if game.kind == Game.Kind.DIRECT and (identity.user is None or identity.user.pk != game.invited_user_id):
+            raise GameError(Code.NOT_INVITED, _("This invitation is for another player."))
+        if game.kind == Game.Kind.LOBBY:
+            if identity.user is None:
+                raise GameError(Code.LOGIN_REQUIRED, _("Log in to take an open challenge."))
+            if creator is not None and either_blocked(creator, identity.user):
+                raise GameError(Code.NOT_OPEN, _("This game is no longer open to join."))
+        if game.kind == Game.Kind.INVITE_LINK and token != game.invite_token:
+            raise GameError(Code.NOT_INVITED, _("Open the invite link you were sent to join this game."))
+        if (
+            game.kind == Game.Kind.INVITE_LINK
+            and identity.user is not None
+            and creator is not None
+            and either_blocked(creator, identity.user)
+        ):
+            raise GameError(Code.NOT_OPEN, _("This game is no longer open to join."))
+        _seat(game, free, identity)
+        _start(game)
+        commit_and_announce(game, "start")
+        transaction.on_commit(lambda: events.send_lobby_event(game_id))
+    return game
+
+
+def _call_off(game: Game, reason: EndReason) -> None:
+    """A waiting game that will never start: no result, nothing to rate."""
+    game.status = Game.Status.ABORTED
+    game.end_reason = reason
+    game.finished_at = now()
+    commit_and_announce(game, "end")
+    game_id = game.pk
+    transaction.on_commit(lambda: events.send_lobby_event(game_id))
+
+
+def decline_invitation(*, game_id: int, identity: Identity) -> Game:
+    with transaction.atomic():
+        game = locked(game_id)
+        if game.status != Game.Status.WAITING or identity.user is None or game.invited_user_id != identity.user.pk:
+            raise GameError(Code.NOT_INVITED, _("There is no invitation to decline."))
+        _call_off(game, EndReason.DECLINED)
+    return game
+
+
+def cancel_waiting_game(*, game_id: int, identity: Identity) -> Game:
+    """The creator withdraws an invitation or open challenge nobody took."""
+    with transaction.atomic():
+        game = locked(game_id)
+        if game.status != Game.Status.WAITING or game.side_of(identity) is None:
+            raise GameError(Code.NOT_OPEN, _("This game is no longer open."))
+        _call_off(game, EndReason.CANCELLED)
+    return game
+
+
+def expire_waiting_game(game: Game) -> None:
+    """An invitation or challenge nobody took in time (inside the caller's locked transaction)."""
+    _call_off(game, EndReason.EXPIRED)
+
+
+def rematch_computer(*, game_id: int, identity: Identity) -> Game:
+    """'New game' against the computer with the same settings, sides swapped."""
+    game = Game.objects.get(pk=game_id)
+    side = side_of(game, identity)
+    level = game.ai_of(1 - side)
+    if not level:
+        raise GameError(Code.NO_REMATCH, _("'New game' is for games against the computer."))
+    return create_computer_game(
+        identity=identity, game=game.game, level=level, side=1 - side, minutes=game.time_control // 60
+    )
