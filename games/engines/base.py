@@ -27,7 +27,7 @@ class Outcome:
     """How a finished position ended.
 
     ``winner`` is 0 or 1, or None for a draw. ``reason`` is a short slug
-    (``"count"``, ``"line"``, ``"wipeout"``, ``"board_full"``, ...) that the site
+    (``"no_moves"``, ``"line"``, ``"wipeout"``, ``"board_full"``, ...) that the site
     translates for players.
     """
 
