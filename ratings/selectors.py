@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Window
 from django.db.models.functions import Coalesce, Floor, Lower, Rank
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engines import ENGINES
@@ -21,15 +23,24 @@ from games.names import game_name
 from ratings.charts import sparkline
 from ratings.elo import shown
 from ratings.models import Rating, RatingChange
+from ratings.rules import FARMING_LIMIT, FARMING_WINDOW
 
 RESULTS = ("win", "loss", "draw", "aborted")
+
+
+def _farming_reason() -> str:
+    # Built from the rule's own constants, so the sentence cannot drift from the rule.
+    return gettext(
+        "only the first %(limit)d decisive games between the same two players within %(hours)d hours count"
+    ) % {"limit": FARMING_LIMIT, "hours": FARMING_WINDOW // timedelta(hours=1)}
+
 RESULT_LABELS = {"win": _("Win"), "loss": _("Loss"), "draw": _("Draw"), "aborted": _("Aborted")}
 UNRATED_REASONS = {
     "aborted": _("aborted games never count"),
     "computer": _("games against the computer are unrated"),
     "guest": _("games with a guest are unrated"),
     "draw": _("draws leave ratings unchanged"),
-    "farming": _("only the first 3 decisive games between the same two players within 24 hours count"),
+    "farming": lazy(_farming_reason, str)(),
     "same_player": _("a player cannot be rated against themselves"),
     "no_player": _("a player's account no longer exists"),
 }

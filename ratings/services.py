@@ -12,14 +12,11 @@ from django.utils import timezone
 from games.models import Favourite, Game
 from ratings import elo
 from ratings.models import AppliedGame, Rating, RatingChange
+from ratings.rules import FARMING_LIMIT, FARMING_WINDOW
 from ratings.selectors import place_of
 
 logger = logging.getLogger(__name__)
 
-# Against rating farming: only this many decisive games between the same two
-# players in the same game, within the window, change ratings.
-FARMING_LIMIT = 3
-FARMING_WINDOW = timedelta(hours=24)
 GUEST_STARRED_SESSION_KEY = "ratings_starred"
 
 
