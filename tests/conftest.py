@@ -7,7 +7,7 @@ from channels.layers import channel_layers
 from django.core.cache import cache
 
 from config.celery import app as celery_app
-from tests.services import Services, test_database_url, use_broker
+from tests.processes import Services, test_database_url, use_broker
 
 
 @pytest.fixture(autouse=True)

@@ -4,7 +4,7 @@ import pytest
 from django.db import OperationalError
 
 from config.celery import app as celery_app
-from tests.services import use_broker
+from tests.processes import use_broker
 
 pytestmark = pytest.mark.django_db
 

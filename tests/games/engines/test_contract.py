@@ -7,6 +7,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from config.launcher import BASE_DIR
 from games.engines import ENGINES, Engine, IllegalMove, get, perft
@@ -60,3 +62,42 @@ def test_a_game_record_round_trips(slug):
 def test_a_record_of_an_illegal_game_is_refused():
     with pytest.raises(IllegalMove):
         dump_record(get("reversi"), ["a1"])
+
+
+@st.composite
+def random_game(draw: st.DrawFn, slug: str) -> list[str]:
+    """A game of ``slug`` played with random legal moves, to the end or for up to 120 plies."""
+    engine, state, moves = get(slug), get(slug).initial(), []
+    while engine.outcome(state) is None and len(moves) < 120:
+        legal = engine.legal_moves(state)
+        move = legal[draw(st.integers(0, len(legal) - 1))]
+        moves.append(move)
+        state = engine.play(state, move)
+    return moves
+
+
+@pytest.mark.parametrize("slug", sorted(ENGINES))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_games_keep_the_contract_in_every_position(slug, data):
+    """Every position of a random game: immutable states, round trips, and only legal tokens accepted."""
+    engine = get(slug)
+    moves = data.draw(random_game(slug))
+    state = engine.initial()
+    for move in moves:
+        fen = engine.fen(state)
+        following = engine.play(state, move)
+        assert engine.fen(state) == fen and following != state  # play never changes the state it is given
+        assert engine.outcome(state) is None and engine.legal_moves(state)
+        state = following
+        assert engine.from_fen(engine.fen(state)) == state
+        assert engine.loads(json.loads(json.dumps(engine.dumps(state)))) == state
+        assert engine.to_move(state) in (0, 1)
+        hash(state)
+    assert (engine.outcome(state) is None) == bool(engine.legal_moves(state))
+    stranger = data.draw(st.text(max_size=6))
+    if stranger in engine.legal_moves(state):
+        engine.play(state, stranger)
+    else:
+        with pytest.raises(IllegalMove):
+            engine.play(state, stranger)

@@ -453,16 +453,3 @@ def test_random_games_keep_every_invariant(moves: list[str]) -> None:
         with pytest.raises(IllegalMove):
             ENGINE.play(state, move)
     hash(state)
-
-
-@settings(max_examples=40, deadline=None)
-@given(games(), st.text(max_size=4))
-def test_tokens_outside_the_legal_list_are_refused(moves: list[str], token_text: str) -> None:
-    state = ENGINE.initial()
-    for move in moves:
-        state = ENGINE.play(state, move)
-    if token_text in ENGINE.legal_moves(state):
-        ENGINE.play(state, token_text)
-    else:
-        with pytest.raises(IllegalMove):
-            ENGINE.play(state, token_text)
