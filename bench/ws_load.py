@@ -12,7 +12,8 @@
 It migrates the database, starts the daphne processes itself (and a Celery
 worker), creates the games and guest sessions, and prints offered and achieved
 moves per second, the move round trip (mover's send to the mover seeing the
-broadcast) p50/p99/p99.9, stalled games, errors, and **daphne CPU per move**.
+broadcast) p50/p99/p99.9, stalled games (no move inside the window for 3 s
+plus the longest thinking time), errors, and **daphne CPU per move**.
 
 Pinning: each daphne process gets a core of its own (cores 1, 2, ...) and
 everything else gets core 0: this script, its client processes, the worker,
@@ -32,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import math
 import multiprocessing
 import os
@@ -186,6 +188,13 @@ def raise_fd_limit() -> int:
     return hard
 
 
+def longest_gap(round_trips: list[tuple[float, float]], t0: float, t1: float, *, finished: bool) -> float:
+    """The longest time inside [t0, t1] with no move of the game completed (until it finished)."""
+    times = sorted(sent + rtt for sent, rtt in round_trips if t0 <= sent + rtt <= t1)
+    edges = [t0, *times] if finished else [t0, *times, t1]
+    return max((b - a for a, b in itertools.pairwise(edges)), default=0.0)
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -228,8 +237,12 @@ def make_games(n: int, *, players: bool = True) -> list[tuple[int, str, str]]:
 # --- client processes (all on core 0) -------------------------------------------------
 
 
-def play_client(conn, games, ports, offset: int, end_at: float, think: tuple[float, float] | None) -> None:
-    """One client process: plays its slice of the games until ``end_at`` (perf_counter clock)."""
+def play_client(conn, games, ports, offset: int, think: tuple[float, float] | None, in_flight: int) -> None:
+    """One client process: plays its slice of the games until the parent says stop.
+
+    Tells the parent once every socket has its game's state (the handshakes are
+    over), so the measured window holds steady play only.
+    """
     raise_fd_limit()
     from games.bot import GameBot
 
@@ -237,7 +250,7 @@ def play_client(conn, games, ports, offset: int, end_at: float, think: tuple[flo
         return 0.0 if think is None else random.uniform(*think)
 
     async def run() -> list:
-        gate = asyncio.Semaphore(HANDSHAKES_IN_FLIGHT)
+        gate = asyncio.Semaphore(in_flight)
         bots = []
         for j, (game_id, black, white) in enumerate(games):
             i = offset + j
@@ -246,16 +259,19 @@ def play_client(conn, games, ports, offset: int, end_at: float, think: tuple[flo
                                 connect_gate=gate))
             bots.append(GameBot(f"ws://127.0.0.1:{port_w}/ws/game/{game_id}/", cookie=white, think=thinking,
                                 connect_gate=gate))
-
-        async def one(bot):
-            with contextlib.suppress(TimeoutError):  # the measurement window ended mid-game
-                await bot.play(timeout=max(1.0, end_at - time.perf_counter()))
-
-        await asyncio.gather(*(one(bot) for bot in bots))
+        tasks = [asyncio.create_task(bot.play(timeout=24 * 3600)) for bot in bots]
+        while any(bot.snapshot is None for bot in bots):
+            await asyncio.sleep(0.2)
+        conn.send(time.perf_counter())
+        await asyncio.get_running_loop().run_in_executor(None, conn.recv)  # the parent's word to stop
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         return bots
 
     bots = asyncio.run(run())
-    conn.send([(b.round_trips, b.moves_made, b.longest_wait, len(b.errors), b.reconnects) for b in bots])
+    conn.send([(b.round_trips, b.moves_made, b.longest_wait, len(b.errors), b.reconnects, b.finished)
+               for b in bots])
     conn.send(cpu_seconds(os.getpid()))
     conn.close()
 
@@ -371,36 +387,37 @@ def play(args, games, ports, daphne_pids, profile_path: str | None) -> None:
     connections.close_all()
     ctx = multiprocessing.get_context("fork")
     started = time.perf_counter()
-    end_at = started + args.seconds
-    window_start = started + args.warmup
     pipes, procs = [], []
     per = math.ceil(len(games) / n_clients)
+    in_flight = max(1, HANDSHAKES_IN_FLIGHT // n_clients)
     for k in range(n_clients):
         chunk = games[k * per:(k + 1) * per]
         if not chunk:
             continue
         parent, child = ctx.Pipe()
-        proc = ctx.Process(target=play_client, args=(child, chunk, ports, k * per, end_at, think))
+        proc = ctx.Process(target=play_client, args=(child, chunk, ports, k * per, think, in_flight))
         proc.start()
         pipes.append(parent)
         procs.append(proc)
-    time.sleep(max(0.0, window_start - time.perf_counter()))
+    all_in = max(pipe.recv() for pipe in pipes)
+    time.sleep(args.warmup)
     cpu_0 = [cpu_seconds(p) for p in daphne_pids]
     wait_0 = [run_delay(p) for p in daphne_pids]
     cores_0 = core_busy()
     t0 = time.perf_counter()
     spy = None
     if profile_path:
-        duration = max(1, int(end_at - t0) - 1)
         spy = subprocess.Popen([str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(daphne_pids[0]),
-                                "--duration", str(duration), "--rate", "100", "--format", "speedscope",
-                                "--output", profile_path, "--nonblocking"],
+                                "--duration", str(max(1, int(args.seconds) - 1)), "--rate", "100",
+                                "--format", "speedscope", "--output", profile_path, "--nonblocking"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(max(0.0, end_at - time.perf_counter()))
+    time.sleep(args.seconds)
     cpu_1 = [cpu_seconds(p) for p in daphne_pids]
     wait_1 = [run_delay(p) for p in daphne_pids]
     cores_1 = core_busy()
     t1 = time.perf_counter()
+    for pipe in pipes:
+        pipe.send("stop")
     results, client_cpu = [], 0.0
     for pipe in pipes:
         results += pipe.recv()
@@ -413,31 +430,30 @@ def play(args, games, ports, daphne_pids, profile_path: str | None) -> None:
     window = t1 - t0
     done = [(sent, rtt) for trips, *_ in results for sent, rtt in trips if t0 <= sent + rtt <= t1]
     rtts = [rtt for trips, *_ in results for sent, rtt in trips if t0 <= sent <= t1]
-    warm_rtts = [rtt for trips, *_ in results for sent, rtt in trips if sent < t0]
     moves = len(done)
     stall_after = 3.0 + (0 if think is None else think[1])
-    stalled = sum(1 for i in range(0, len(results), 2) if max(results[i][2], results[i + 1][2]) > stall_after)
+    stalled = sum(1 for i in range(0, len(results), 2)
+                  if longest_gap(results[i][0] + results[i + 1][0], t0, t1, finished=results[i][5]) > stall_after)
     errors = sum(r[3] for r in results)
     reconnects = sum(r[4] for r in results)
     daphne_cpu = [b - a for a, b in zip(cpu_0, cpu_1, strict=True)]
     offered = "max" if think is None else f"{len(games) / args.think:.0f}"
     shares = core_share(cores_0, cores_1)
 
-    print(f"{len(games)} games on {args.servers} daphne process(es), {n_clients} client process(es); "
-          f"window {window:.1f} s after {args.warmup:.0f} s of warm-up")
+    print(f"{len(games)} games ({2 * len(games)} sockets) on {args.servers} daphne process(es), "
+          f"{n_clients} client process(es); every socket in after {all_in - started:.1f} s, "
+          f"then {args.warmup:.0f} s of warm-up and a {window:.1f} s window")
     print(f"  moves/s offered ~{offered}, achieved {moves / window:.0f}")
     print(f"  round trip: p50 {percentile(rtts, .5) * 1000:.1f} ms, p99 {percentile(rtts, .99) * 1000:.1f} ms, "
           f"p99.9 {percentile(rtts, .999) * 1000:.1f} ms, mean {statistics.fmean(rtts) * 1000 if rtts else 0:.1f} ms "
           f"({len(rtts)} moves sent in the window)")
-    print(f"  round trip of moves sent during warm-up: p50 {percentile(warm_rtts, .5) * 1000:.1f} ms, "
-          f"p99 {percentile(warm_rtts, .99) * 1000:.1f} ms")
     print(f"  daphne CPU per move {sum(daphne_cpu) / max(1, moves) * 1000:.2f} ms "
           f"({' + '.join(f'{c / window * 100:.0f} %' for c in daphne_cpu)} of a core; event loop runnable but waiting "
           f"for its core {' + '.join(f'{(b - a) / window * 100:.0f} %' for a, b in zip(wait_0, wait_1, strict=True))}"
           " of the window)")
     print(f"  stalled games (no move for {stall_after:.1f} s) {stalled}, errors {errors}, reconnects {reconnects}")
     print("  core busy in the window: " + ", ".join(f"core {c} {s:.0f} %" for c, s in sorted(shares.items()))
-          + f"; client processes {client_cpu / (t1 - started) * 100:.0f} % of a core over the run")
+          + f"; client processes {client_cpu / (time.perf_counter() - started) * 100:.0f} % of a core over the run")
     if profile_path:
         print(f"  py-spy profile of daphne pid {daphne_pids[0]}: {profile_path}")
 
@@ -446,13 +462,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--servers", type=int, default=1, choices=[1, 2])
-    parser.add_argument("--seconds", type=float, default=30, help="whole run, warm-up included")
+    parser.add_argument("--seconds", type=float, default=20,
+                        help="the measured window, after every socket is in and the warm-up")
     parser.add_argument("--closed-loop", action="store_true", help="no thinking time: saturation")
     parser.add_argument("--think", type=float, default=1.0,
                         help="mean thinking time per move, s; each is uniform in 0.5x-1.5x (default 1)")
-    # The first seconds are every socket's handshake at once (at most 50 in
-    # flight per client process), not steady play: they are printed apart.
-    parser.add_argument("--warmup", type=float, default=8.0)
+    # The window starts only once every socket has its game (handshakes at most
+    # 50 in flight in all), then after this many seconds more of play.
+    parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--reconnect-storm", action="store_true")
     parser.add_argument("--idle-sockets", type=int, default=0,
                         help="idle spectator sockets (of games nobody plays) held open during the run")
