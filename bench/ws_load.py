@@ -40,6 +40,7 @@ import os
 import random
 import re
 import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -264,9 +265,12 @@ def play_client(conn, games, ports, offset: int, think: tuple[float, float] | No
             await asyncio.sleep(0.2)
         conn.send(time.perf_counter())
         await asyncio.get_running_loop().run_in_executor(None, conn.recv)  # the parent's word to stop
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        # Python 3.11's wait_for can swallow a cancellation that lands as its
+        # inner recv() completes: cancel again until every bot has stopped.
+        while pending := [task for task in tasks if not task.done()]:
+            for task in pending:
+                task.cancel()
+            await asyncio.wait(pending, timeout=1)
         return bots
 
     bots = asyncio.run(run())
@@ -354,6 +358,7 @@ def open_idle_sockets(n: int, ports: list[int], daphne_pids: list[int]) -> tuple
     warm, there = ctx.Pipe()
     proc = ctx.Process(target=idle_client, args=(there, urls[: min(n, 200)]))
     proc.start()
+    there.close()  # so a dead client process is an EOF here, not a hang
     warm.recv()
     warm.send("close")
     warm.recv()
@@ -363,6 +368,7 @@ def open_idle_sockets(n: int, ports: list[int], daphne_pids: list[int]) -> tuple
     parent, child = ctx.Pipe()
     proc = ctx.Process(target=idle_client, args=(child, urls))
     proc.start()
+    child.close()
     connected, failed, took = parent.recv()
     time.sleep(3)  # let daphne settle (buffers, the Redis subscriptions)
     rss_after = sum(rss_bytes(p) for p in daphne_pids)
@@ -397,6 +403,7 @@ def play(args, games, ports, daphne_pids, profile_path: str | None) -> None:
         parent, child = ctx.Pipe()
         proc = ctx.Process(target=play_client, args=(child, chunk, ports, k * per, think, in_flight))
         proc.start()
+        child.close()  # so the parent sees EOF if a client process dies
         pipes.append(parent)
         procs.append(proc)
     all_in = max(pipe.recv() for pipe in pipes)
@@ -451,6 +458,8 @@ def play(args, games, ports, daphne_pids, profile_path: str | None) -> None:
           f"({' + '.join(f'{c / window * 100:.0f} %' for c in daphne_cpu)} of a core; event loop runnable but waiting "
           f"for its core {' + '.join(f'{(b - a) / window * 100:.0f} %' for a, b in zip(wait_0, wait_1, strict=True))}"
           " of the window)")
+    if moves:
+        print(f"  one core's worth of daphne at that CPU per move: {window / sum(daphne_cpu) * moves:.0f} moves/s")
     print(f"  stalled games (no move for {stall_after:.1f} s) {stalled}, errors {errors}, reconnects {reconnects}")
     print("  core busy in the window: " + ", ".join(f"core {c} {s:.0f} %" for c, s in sorted(shares.items()))
           + f"; client processes {client_cpu / (time.perf_counter() - started) * 100:.0f} % of a core over the run")
@@ -484,6 +493,7 @@ def main() -> None:
     from config.launcher import celery_worker_command, daphne_command, free_port, wait_for_port
 
     raise_fd_limit()  # inherited by daphne and the client processes
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # a kill still stops daphne and unpins
     pin = Pinning(enabled=not args.no_pin)
     postmaster, pg = postgres_pids()
     pin.pin_service("PostgreSQL", pg)
