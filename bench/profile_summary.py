@@ -1,15 +1,16 @@
 """Where a process's CPU went, from a py-spy speedscope profile.
 
-    .venv/bin/py-spy record --pid PID --duration 20 --format speedscope -o daphne.json
+    .venv/bin/py-spy record --gil --pid PID --duration 20 --rate 250 --format speedscope -o daphne.json
     .venv/bin/python bench/profile_summary.py daphne.json [--top 15]
 
 (``bench/ws_load.py --profile daphne.json`` records one over its measured
-window.) Prints the share of samples by function (self time: the frame on top of
-the stack), and by package (inclusive: a sample counts once for every package on
-its stack), so "Twisted", "channels_redis", "psycopg" or "games" can be
-compared directly. Idle samples (threads waiting in select/epoll, a lock, or a
-queue) are left out of both, since py-spy samples idle threads too unless
-``--idle`` is off, and they cost no CPU.
+window.) ``--gil`` samples only the thread holding the GIL, so the samples are
+the process's Python CPU, not threads waiting for PostgreSQL or a lock. Prints
+the share of samples by function and by package where the time was spent
+(self: the frame on top of the stack; sums to 100 %), and by package anywhere
+on the stack (inclusive: "games" includes the Django and psycopg work a move's
+transaction calls). Samples whose top frame is a known wait (a selector, a
+condition, psycopg waiting for the server) are counted apart as idle.
 """
 
 from __future__ import annotations
@@ -20,18 +21,18 @@ import re
 from collections import Counter
 from pathlib import Path
 
-# A thread whose top frame is one of these is waiting, not computing.
-IDLE = re.compile(r"^(select|poll|epoll|_poll|wait|acquire|_wait_for_tstate_lock|get|sleep|doPoll|recv|"
-                  r"_worker|_recv_into|read|accept|readinto|_read_ready)\b")
-PACKAGE = re.compile(r"(?:site-packages|lib/python3\.\d+)/([^/]+?)(?:\.py)?/")
+WAITS = {"EpollSelector.select", "Condition.wait", "Connection.wait", "Event.wait", "_worker",
+         "Thread._wait_for_tstate_lock", "wait", "wait_c", "_PollLikeSelector.select"}
+APPS = ("config", "games", "accounts", "ratings", "bench")
 
 
 def package_of(path: str) -> str:
-    if "/site-packages/" in path:
-        return PACKAGE.search(path).group(1) if PACKAGE.search(path) else path
-    m = re.search(r"/(config|games|accounts|ratings)/", path)
+    m = re.search(r"site-packages/([^/]+?)(?:\.py)?(?:/|$)", path)
     if m:
-        return m.group(1) + " (this project)"
+        return m.group(1)
+    m = re.search(rf"/({'|'.join(APPS)})/(?:(engines|ai|services)/)?", path)
+    if m:
+        return m.group(1) + (f".{m.group(2)}" if m.group(2) else "")
     m = re.search(r"lib/python3\.\d+/([^/]+?)(?:\.py)?(?:/|$)", path)
     return f"stdlib {m.group(1)}" if m else path
 
@@ -40,30 +41,30 @@ def summarize(path: Path, top: int) -> None:
     data = json.loads(path.read_text())
     frames = data["shared"]["frames"]
     by_function: Counter[str] = Counter()
-    by_package: Counter[str] = Counter()
-    busy = total = 0
+    self_package: Counter[str] = Counter()
+    any_package: Counter[str] = Counter()
+    busy = idle = 0.0
     for profile in data["profiles"]:
         for stack, weight in zip(profile["samples"], profile["weights"], strict=True):
-            total += weight
             if not stack:
                 continue
             leaf = frames[stack[-1]]
-            if IDLE.match(leaf["name"]) and ("threading" in leaf.get("file", "") or "selectors" in leaf.get(
-                    "file", "") or "queue" in leaf.get("file", "") or "epoll" in leaf.get("file", "")
-                    or leaf.get("file", "").endswith(("thread.py", "socket.py"))):
+            if leaf["name"] in WAITS:
+                idle += weight
                 continue
             busy += weight
             file = leaf.get("file", "?")
-            by_function[f"{leaf['name']} ({package_of(file)}, {Path(file).name}:{leaf.get('line', '?')})"] += weight
-            for package in {package_of(frames[i].get("file", "?")) for i in stack}:
-                by_package[package] += weight
-    print(f"{path}: {total} samples, {busy} busy ({busy / max(1, total) * 100:.0f} %)")
-    print(f"\nself time by function (top {top}), share of busy samples:")
-    for name, weight in by_function.most_common(top):
-        print(f"  {weight / busy * 100:5.1f} %  {name}")
-    print(f"\ninclusive by package (top {top}):")
-    for name, weight in by_package.most_common(top):
-        print(f"  {weight / busy * 100:5.1f} %  {name}")
+            package = package_of(file)
+            by_function[f"{leaf['name']}  [{package}, {Path(file).name}:{leaf.get('line', '?')}]"] += weight
+            self_package[package] += weight
+            for name in {package_of(frames[i].get("file", "?")) for i in stack}:
+                any_package[name] += weight
+    print(f"{path}: {busy:.1f} s of samples busy, {idle:.1f} s in waits (left out)")
+    for title, counter in (("self time by function", by_function), ("self time by package", self_package),
+                           ("inclusive by package", any_package)):
+        print(f"\n{title} (top {top}), share of busy samples:")
+        for name, weight in counter.most_common(top):
+            print(f"  {weight / busy * 100:5.1f} %  {name}")
 
 
 def main() -> None:

@@ -8,6 +8,7 @@
     ... --idle-sockets 10000       # that many idle spectator sockets held open during the run
     ... --games 1000 --reconnect-storm   # 2,000 sockets drop and come back at once
     ... --profile daphne.json      # py-spy record of daphne over the measured window
+                                   # (then: python bench/profile_summary.py daphne.json)
 
 It migrates the database, starts the daphne processes itself (and a Celery
 worker), creates the games and guest sessions, and prints offered and achieved
@@ -415,7 +416,7 @@ def play(args, games, ports, daphne_pids, profile_path: str | None) -> None:
     spy = None
     if profile_path:
         spy = subprocess.Popen([str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(daphne_pids[0]),
-                                "--duration", str(max(1, int(args.seconds) - 1)), "--rate", "100",
+                                "--duration", str(max(1, int(args.seconds) - 1)), "--rate", "250", "--gil",
                                 "--format", "speedscope", "--output", profile_path, "--nonblocking"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(args.seconds)
@@ -459,7 +460,7 @@ def play(args, games, ports, daphne_pids, profile_path: str | None) -> None:
           f"for its core {' + '.join(f'{(b - a) / window * 100:.0f} %' for a, b in zip(wait_0, wait_1, strict=True))}"
           " of the window)")
     if moves:
-        print(f"  one core's worth of daphne at that CPU per move: {window / sum(daphne_cpu) * moves:.0f} moves/s")
+        print(f"  one core's worth of daphne at that CPU per move: {moves / sum(daphne_cpu):.0f} moves/s")
     print(f"  stalled games (no move for {stall_after:.1f} s) {stalled}, errors {errors}, reconnects {reconnects}")
     print("  core busy in the window: " + ", ".join(f"core {c} {s:.0f} %" for c, s in sorted(shares.items()))
           + f"; client processes {client_cpu / (time.perf_counter() - started) * 100:.0f} % of a core over the run")
