@@ -59,6 +59,7 @@ os.environ.setdefault("DJANGO_STATIC_MANIFEST", "0")
 ORIGIN = "http://127.0.0.1"
 HANDSHAKES_IN_FLIGHT = 50  # per client process
 SPECTATORS_PER_IDLE_GAME = 20
+CLIENTS: list[multiprocessing.Process] = []  # client processes, killed if the run is interrupted
 
 
 # --- processes: CPU, memory, cores ------------------------------------------------
@@ -239,11 +240,13 @@ def make_games(n: int, *, players: bool = True) -> list[tuple[int, str, str]]:
 # --- client processes (all on core 0) -------------------------------------------------
 
 
-def play_client(conn, games, ports, offset: int, think: tuple[float, float] | None, in_flight: int) -> None:
+def play_client(conn, games, ports, offset: int, think: tuple[float, float] | None, in_flight: int,
+                connect_limit: float) -> None:
     """One client process: plays its slice of the games until the parent says stop.
 
     Tells the parent once every socket has its game's state (the handshakes are
-    over), so the measured window holds steady play only.
+    over), or ``connect_limit`` seconds have passed, so the measured window holds
+    steady play only.
     """
     raise_fd_limit()
     from games.bot import GameBot
@@ -262,9 +265,10 @@ def play_client(conn, games, ports, offset: int, think: tuple[float, float] | No
             bots.append(GameBot(f"ws://127.0.0.1:{port_w}/ws/game/{game_id}/", cookie=white, think=thinking,
                                 connect_gate=gate))
         tasks = [asyncio.create_task(bot.play(timeout=24 * 3600)) for bot in bots]
-        while any(bot.snapshot is None for bot in bots):
+        give_up = time.perf_counter() + connect_limit
+        while any(bot.snapshot is None for bot in bots) and time.perf_counter() < give_up:
             await asyncio.sleep(0.2)
-        conn.send(time.perf_counter())
+        conn.send((time.perf_counter(), sum(1 for bot in bots if bot.snapshot is not None), len(bots)))
         await asyncio.get_running_loop().run_in_executor(None, conn.recv)  # the parent's word to stop
         # Python 3.11's wait_for can swallow a cancellation that lands as its
         # inner recv() completes: cancel again until every bot has stopped.
@@ -369,6 +373,7 @@ def open_idle_sockets(n: int, ports: list[int], daphne_pids: list[int]) -> tuple
     parent, child = ctx.Pipe()
     proc = ctx.Process(target=idle_client, args=(child, urls))
     proc.start()
+    CLIENTS.append(proc)
     child.close()
     connected, failed, took = parent.recv()
     time.sleep(3)  # let daphne settle (buffers, the Redis subscriptions)
@@ -402,12 +407,16 @@ def play(args, games, ports, daphne_pids, profile_path: str | None) -> None:
         if not chunk:
             continue
         parent, child = ctx.Pipe()
-        proc = ctx.Process(target=play_client, args=(child, chunk, ports, k * per, think, in_flight))
+        proc = ctx.Process(target=play_client, args=(child, chunk, ports, k * per, think, in_flight,
+                                                     args.connect_limit))
         proc.start()
+        CLIENTS.append(proc)
         child.close()  # so the parent sees EOF if a client process dies
         pipes.append(parent)
         procs.append(proc)
-    all_in = max(pipe.recv() for pipe in pipes)
+    ready = [pipe.recv() for pipe in pipes]
+    all_in = max(t for t, _, _ in ready)
+    sockets_in, sockets = sum(n for _, n, _ in ready), sum(n for _, _, n in ready)
     time.sleep(args.warmup)
     cpu_0 = [cpu_seconds(p) for p in daphne_pids]
     wait_0 = [run_delay(p) for p in daphne_pids]
@@ -449,7 +458,7 @@ def play(args, games, ports, daphne_pids, profile_path: str | None) -> None:
     shares = core_share(cores_0, cores_1)
 
     print(f"{len(games)} games ({2 * len(games)} sockets) on {args.servers} daphne process(es), "
-          f"{n_clients} client process(es); every socket in after {all_in - started:.1f} s, "
+          f"{n_clients} client process(es); {sockets_in} of {sockets} sockets in after {all_in - started:.1f} s, "
           f"then {args.warmup:.0f} s of warm-up and a {window:.1f} s window")
     print(f"  moves/s offered ~{offered}, achieved {moves / window:.0f}")
     print(f"  round trip: p50 {percentile(rtts, .5) * 1000:.1f} ms, p99 {percentile(rtts, .99) * 1000:.1f} ms, "
@@ -483,6 +492,8 @@ def main() -> None:
     parser.add_argument("--reconnect-storm", action="store_true")
     parser.add_argument("--idle-sockets", type=int, default=0,
                         help="idle spectator sockets (of games nobody plays) held open during the run")
+    parser.add_argument("--connect-limit", type=float, default=90,
+                        help="start the window after this many seconds even if some sockets are not in yet")
     parser.add_argument("--clients", type=int, default=0, help="client processes (default: one per 500 games)")
     parser.add_argument("--no-pin", action="store_true", help="leave every process on every core")
     parser.add_argument("--profile", metavar="FILE", help="py-spy speedscope profile of the first daphne "
@@ -497,15 +508,15 @@ def main() -> None:
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # a kill still stops daphne and unpins
     pin = Pinning(enabled=not args.no_pin)
     postmaster, pg = postgres_pids()
-    pin.pin_service("PostgreSQL", pg)
-    pin.pin_service("Redis", redis_pids(os.environ["REDIS_URL"]))
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, check=True)
     env = {**os.environ, "WS_OPENS_PER_ADDRESS": "0"}  # every client shares 127.0.0.1
     procs, ports = [], []
     idle = None
-    worker = subprocess.Popen(celery_worker_command(concurrency=1), cwd=ROOT, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
     try:
+        pin.pin_service("PostgreSQL", pg)
+        pin.pin_service("Redis", redis_pids(os.environ["REDIS_URL"]))
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, check=True)
+        procs.append(subprocess.Popen(celery_worker_command(concurrency=1), cwd=ROOT, stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.DEVNULL))
         for i in range(args.servers):
             port = free_port()
             log = Path(tempfile.gettempdir()) / f"ws_load_daphne_{port}.log"
@@ -518,9 +529,10 @@ def main() -> None:
                 proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=stderr)
             procs.append(proc)
             ports.append(port)
-        for proc, port in zip(procs, ports, strict=True):
+        daphnes = procs[1:]
+        for proc, port in zip(daphnes, ports, strict=True):
             wait_for_port(port, proc=proc, timeout=30)
-        pids = [p.pid for p in procs]
+        pids = [p.pid for p in daphnes]
         placement = ", ".join(f"pid {p} on core(s) {sorted(os.sched_getaffinity(p))}" for p in pids)
         print(f"daphne: {placement}; this script, clients and worker on core(s) {sorted(os.sched_getaffinity(0))}")
         for note in pin.notes:
@@ -543,11 +555,12 @@ def main() -> None:
             close_idle_sockets(*idle)
             idle = None
     finally:
-        if idle is not None:
-            idle[0].kill()
-        for proc in [*procs, worker]:
+        for client in CLIENTS:
+            if client.is_alive():
+                client.kill()
+        for proc in procs:
             proc.terminate()
-        for proc in [*procs, worker]:
+        for proc in procs:
             try:
                 proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
