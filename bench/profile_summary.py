@@ -9,7 +9,9 @@ the process's Python CPU, not threads waiting for PostgreSQL or a lock. Prints
 the share of samples by function and by package where the time was spent
 (self: the frame on top of the stack; sums to 100 %), and by package anywhere
 on the stack (inclusive: "games" includes the Django and psycopg work a move's
-transaction calls). Samples whose top frame is a known wait (a selector, a
+transaction calls), and by stage of a move (each sample once, in the first of
+``STAGES`` its stack touches above the last event-loop callback or thread-pool
+job that started it). Samples whose top frame is a known wait (a selector, a
 condition, psycopg waiting for the server) are counted apart as idle.
 """
 
@@ -37,12 +39,43 @@ def package_of(path: str) -> str:
     return f"stdlib {m.group(1)}" if m else path
 
 
+# Stages of a move, first match wins, tested against the packages and function
+# names anywhere on the sample's stack.
+STAGES: list[tuple[str, str]] = [
+    ("socket opens (consumer connect, _open)", r"fn:_open$|fn:GameConsumer\.connect$"),
+    ("engine (legal moves, apply, position view)", r"pkg:games\.engines$"),
+    ("snapshot built for the broadcast (games.events)", r"fn:snapshot$|fn:send_game_event$"),
+    ("PostgreSQL driver (psycopg)", r"pkg:psycopg$"),
+    ("Django ORM and transaction", r"pkg:django$"),
+    ("move service, own code (games.services, games.rows)", r"pkg:games\.services$"),
+    ("channel layer (channels_redis, redis-py)", r"pkg:(channels_redis|redis)$"),
+    ("websocket frames in and out (daphne, autobahn, Twisted)", r"pkg:(daphne|autobahn|twisted|txaio)$"),
+    ("thread-pool hand-offs (asgiref, concurrent.futures, threading)",
+     r"pkg:(asgiref|stdlib concurrent|stdlib threading)$"),
+    ("consumer dispatch (channels, config.websocket, games.consumers)", r"pkg:(channels|config|games)$"),
+    ("JSON", r"pkg:stdlib json$"),
+    ("asyncio event loop", r"pkg:stdlib asyncio$"),
+]
+
+
+BOUNDARIES = {"Handle._run", "_worker", "BaseEventLoop._run_once"}
+
+
+def stage_of(names: set[str]) -> str:
+    for stage, pattern in STAGES:
+        rule = re.compile(pattern)
+        if any(rule.search(name) for name in names):
+            return stage
+    return "other"
+
+
 def summarize(path: Path, top: int) -> None:
     data = json.loads(path.read_text())
     frames = data["shared"]["frames"]
     by_function: Counter[str] = Counter()
     self_package: Counter[str] = Counter()
     any_package: Counter[str] = Counter()
+    stages: Counter[str] = Counter()
     busy = idle = 0.0
     for profile in data["profiles"]:
         for stack, weight in zip(profile["samples"], profile["weights"], strict=True):
@@ -59,8 +92,17 @@ def summarize(path: Path, top: int) -> None:
             self_package[package] += weight
             for name in {package_of(frames[i].get("file", "?")) for i in stack}:
                 any_package[name] += weight
+            # Only the frames above the last scheduling point (an event-loop
+            # callback, a thread-pool job) say what the sample was doing: every
+            # main-thread stack starts in daphne's and Twisted's run loop.
+            cut = max((k for k, i in enumerate(stack) if frames[i]["name"] in BOUNDARIES), default=-1)
+            own = stack[cut + 1:]
+            names = {f"pkg:{package_of(frames[i].get('file', '?'))}" for i in own}
+            names |= {f"fn:{frames[i]['name']}" for i in own}
+            stages[stage_of(names) if own else "asyncio event loop"] += weight
     print(f"{path}: {busy:.1f} s of samples busy, {idle:.1f} s in waits (left out)")
-    for title, counter in (("self time by function", by_function), ("self time by package", self_package),
+    for title, counter in (("by stage of a move", stages), ("self time by function", by_function),
+                           ("self time by package", self_package),
                            ("inclusive by package", any_package)):
         print(f"\n{title} (top {top}), share of busy samples:")
         for name, weight in counter.most_common(top):
