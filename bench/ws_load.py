@@ -139,6 +139,10 @@ class Pinning:
             except (PermissionError, ProcessLookupError) as exc:
                 self.notes.append(f"{name} pid {pid} not pinned: {exc.strerror}")
                 continue
+            if before == {self.rest}:
+                # Already on core 0 alone: most likely left so by an interrupted
+                # run, so "before" is every core rather than that.
+                before = set(range(os.cpu_count() or 1))
             self.restore.setdefault(pid, before)
             pinned += 1
         self.notes.append(f"{name}: {pinned} process(es) pinned to core {self.rest}")
