@@ -22,11 +22,14 @@ and the PostgreSQL and Redis server processes (found with pgrep; their previous
 affinity is restored at the end). With --servers 2 on a 2-core machine the
 second daphne has no core of its own and shares core 1; the output says so.
 
-The measured window is from --warmup seconds after the clients start (every
-socket's handshake is over) to the end of the run. Moves counted are those
-whose broadcast reached the mover inside the window; daphne CPU per move is the
-daphne processes' CPU time over the window divided by those moves. Traffic
-stays on 127.0.0.1.
+The measured window starts --warmup seconds after every socket has its game
+(or after --connect-limit seconds, saying how many were in) and lasts
+--seconds. Moves counted are those whose broadcast reached the mover inside the
+window; daphne CPU per move is the daphne processes' CPU time over the window
+divided by those moves. Idle sockets are spectators (20 a game) of games nobody
+plays, opened before the play starts: memory per idle socket is daphne's RSS
+after opening them minus before, divided by their number (KB = 1,024 bytes).
+Traffic stays on 127.0.0.1.
 """
 
 from __future__ import annotations
