@@ -189,7 +189,10 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_TIMEOUT = 3
 # Countdowns (clock flags, draw-offer lapses) stay far below this; see README.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "socket_timeout": 5, "socket_connect_timeout": 3}
-CELERY_TASK_DEFAULT_QUEUE = "celery"
+# Queues (deploy/ runs one worker per group): "live" = game-critical tasks,
+# "background" (default) = ratings, notifications, maintenance; "analysis".
+CELERY_TASK_DEFAULT_QUEUE = "background"
+CELERY_TASK_ROUTES = {"games.tasks.*": {"queue": "live"}, "games.schedule_flags": {"queue": "live"}}
 # Backstop for games that ended while the broker was unreachable (their rating
 # task was never queued). Beat runs inside the worker started by `make run`.
 CELERY_BEAT_SCHEDULE = {
