@@ -67,9 +67,14 @@ class DrainingServer(Server):
             port.stopListening()
         sockets = 0
         for protocol in list(self.connections):
-            if hasattr(protocol, "serverClose") and getattr(protocol, "state", None) == protocol.STATE_OPEN:
-                protocol.serverClose(code=CLOSE_SERVICE_RESTART)
-                sockets += 1
+            if hasattr(protocol, "sendCloseFrame") and getattr(protocol, "state", None) == protocol.STATE_OPEN:
+                try:
+                    # Autobahn's sendClose() allows only 1000 and 3000-4999 from
+                    # applications; 1012 is the registered "service restart" code.
+                    protocol.sendCloseFrame(code=CLOSE_SERVICE_RESTART, isReply=False)
+                    sockets += 1
+                except Exception:  # one broken socket must not stop the drain
+                    logger.exception("could not close a websocket")
         logger.warning("draining: stopped listening, closed %d websockets (1012); waiting up to %.0f s",
                        sockets, self.drain_seconds)
         deadline = reactor.seconds() + self.drain_seconds
