@@ -427,9 +427,22 @@ def say(text: str) -> None:
     print(f"[deploy-check] {text}", flush=True)
 
 
-def run_check(args: argparse.Namespace) -> int:
+def validate_check_arguments(args: argparse.Namespace) -> None:
+    """Everything checkable before anything is dropped, emptied or started."""
     if args.daphne < 1:
         raise DeployError("--daphne must be 1 or more")
+    if not DATABASE_NAME.match(args.database):
+        raise DeployError(f"--database must be a plain lower-case name, not {args.database!r}")
+    if urlsplit(args.postgres).scheme not in ("postgres", "postgresql"):
+        raise DeployError(f"--postgres is a postgres:// URL of the server, not {args.postgres!r}")
+    if urlsplit(args.redis).scheme not in ("redis", "rediss", "unix"):
+        raise DeployError(f"--redis is a redis:// URL, not {args.redis!r}")
+    if not 0 <= args.port < 65536:
+        raise DeployError(f"--port must be 0 (a free one) or a port number, not {args.port}")
+
+
+def run_check(args: argparse.Namespace) -> int:
+    validate_check_arguments(args)
     layout = Layout(args)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
 
