@@ -108,7 +108,8 @@ daemon off;
 worker_processes 1;
 pid {prefix / 'nginx.pid'};
 error_log {prefix / 'error.log'} warn;
-events {{ worker_connections 1024; }}
+worker_rlimit_nofile 8192;
+events {{ worker_connections 4096; }}
 http {{
     {mime}
     default_type application/octet-stream;
