@@ -237,9 +237,12 @@ def recreate_database(server_url: str, name: str) -> str:
     if parts.scheme not in ("postgres", "postgresql"):
         raise DeployError(f"--postgres is a postgres:// URL of the server, not {server_url!r}")
     admin = urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(admin, autocommit=True, connect_timeout=5) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        with psycopg.connect(admin, autocommit=True, connect_timeout=5) as conn:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    except psycopg.Error as error:
+        raise DeployError(f"could not recreate database {name!r} on {server_url}: {error}".strip()) from None
     return urlunsplit(parts._replace(path="/" + name))
 
 
@@ -247,8 +250,12 @@ def empty_redis(url: str) -> None:
     import redis
 
     client = redis.Redis.from_url(url, socket_connect_timeout=3)
-    client.flushdb()
-    client.close()
+    try:
+        client.flushdb()
+    except redis.RedisError as error:
+        raise DeployError(f"could not empty Redis {url}: {error}") from None
+    finally:
+        client.close()
 
 
 def nginx_user() -> str | None:
@@ -535,7 +542,7 @@ def check_main(argv: list[str]) -> int:
     add_check_arguments(check)
     try:
         return run_check(check.parse_args(argv))
-    except DeployError as error:
+    except (DeployError, RuntimeError, subprocess.CalledProcessError) as error:
         print(f"deploy check: {error}", file=sys.stderr)
         return 2
 
@@ -553,7 +560,7 @@ def main(argv: list[str] | None = None) -> int:
         body = wait_healthy(args.url, timeout=args.timeout)
         print(json.dumps(body))
         return 0
-    except DeployError as error:
+    except (DeployError, RuntimeError, subprocess.CalledProcessError) as error:
         print(f"{parser().prog}: {error}", file=sys.stderr)
         return 2
 
