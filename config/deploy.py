@@ -457,7 +457,10 @@ def run_check(args: argparse.Namespace) -> int:
     def on_signal(signum, frame):
         raise KeyboardInterrupt
 
+    # Ctrl-C and SIGTERM stop everything the same way (also when started in the
+    # background, where a shell makes SIGINT ignored).
     signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
     failed = True
     try:
         layout.start()
@@ -486,7 +489,7 @@ def run_check(args: argparse.Namespace) -> int:
         return child.returncode
     except KeyboardInterrupt:
         failed = False
-        return 0
+        return 130 if command else 0  # an interrupted command did not pass
     finally:
         if failed and (layout.dir / "logs").exists():
             for log in sorted((layout.dir / "logs").glob("*.log")):
