@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: setup run test lint bench messages
+.PHONY: setup run test lint bench messages deploy-check
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,11 @@ run: setup
 
 test: setup
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The production layout (deploy/) on loopback behind Debian's nginx, on the local
+# PostgreSQL and Redis: drops database "deploycheck", empties Redis db 5 (docs/deploy.md).
+deploy-check: setup
+	$(BIN)/python -m config.launcher --deploy-check
 
 lint: setup
 	$(BIN)/ruff check .

@@ -82,7 +82,9 @@ def celery_worker_command(
 
 def daphne_command(host: str, port: int) -> list[str]:
     return [
-        PYTHON, "-m", "daphne", "-b", host, "-p", str(port),
+        # daphne that drains on SIGTERM (config/daphne_server.py): websockets are
+        # closed with 1012 so clients reconnect at once, running requests finish.
+        PYTHON, "-m", "config.daphne_server", "-b", host, "-p", str(port),
         # Game messages are tiny; the consumer enforces its own smaller cap too.
         "--websocket-max-message-size", "65536", "--websocket-max-frame-size", "65536",
         "config.asgi:application",
@@ -106,7 +108,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Run the site: daphne + Celery worker (+ embedded Redis).")
     parser.add_argument("--host", default=os.getenv("HOST", "127.0.0.1"))
     parser.add_argument("--port", type=int, default=int(os.getenv("PORT", "8000")))
-    args = parser.parse_args(argv)
+    parser.add_argument("--deploy-check", action="store_true",
+                        help="start the production layout (deploy/) on loopback behind nginx instead; "
+                             "see python -m config.deploy check --help")
+    args, rest = parser.parse_known_args(argv)
+    if args.deploy_check:
+        from config.deploy import check_main
+
+        given = list(sys.argv[1:] if argv is None else argv)
+        given.remove("--deploy-check")  # the first one, before any "-- command"
+        return check_main(given)
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
 
     env = os.environ
     env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")

@@ -7,7 +7,7 @@ from channels.layers import channel_layers
 from django.core.cache import cache
 
 from config.celery import app as celery_app
-from tests.processes import Services, test_database_url, use_broker
+from tests.processes import EXTERNAL_SITE, Services, test_database_url, use_broker
 
 
 @pytest.fixture(autouse=True)
@@ -27,6 +27,14 @@ def _fresh_cache_and_layers():
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+if EXTERNAL_SITE:
+
+    @pytest.fixture(scope="session")
+    def django_db_setup():
+        """The running site's own database: no test database is created (pytest_configure checked it)."""
+        yield
 
 
 @pytest.fixture(scope="session")
@@ -65,6 +73,9 @@ def database_url_for_processes(django_db_setup, django_db_blocker):
 @pytest.fixture(scope="session")
 def worker_broker(services):
     """This process sends tasks to the broker the worker processes listen on."""
+    if EXTERNAL_SITE:  # the site's own workers, on the broker this process already uses
+        yield celery_app.conf.broker_url
+        return
     url = services.ensure_redis()
     broker = services.broker_url or url
     previous = celery_app.conf.broker_url
@@ -76,6 +87,9 @@ def worker_broker(services):
 @pytest.fixture
 def celery_worker(services, worker_broker, database_url_for_processes):
     """A real `celery worker` process on the embedded (or CI's) broker, started once and kept."""
+    if EXTERNAL_SITE:  # the running site's own workers
+        services.wait_for_worker()
+        return services
     services.ensure_worker(database_url_for_processes)
     return services
 
@@ -96,6 +110,15 @@ def pytest_configure(config):
 
     # Real hashers cost ~0.3 s per user; tests create hundreds.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    if EXTERNAL_SITE:
+        # Tests write to the site's database and empty it after each test: only a throwaway one.
+        name = settings.DATABASES["default"]["NAME"]
+        if os.environ.get("SITE_TEST_DATABASE") != name:
+            raise pytest.UsageError(
+                f"SITE_URL is set, so the tests would write to and empty the site's database {name!r}. "
+                f"Set SITE_TEST_DATABASE={name} to confirm it is a throwaway database "
+                "(python -m config.launcher --deploy-check does)."
+            )
 
 
 def _wait_for_idle_worker(timeout: float = 20) -> None:

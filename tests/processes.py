@@ -25,6 +25,16 @@ from config.launcher import (
     wait_for_port,
 )
 
+# SITE_URL: the browser and live tests drive a site that is already running (the
+# deploy check's nginx layout, ``python -m config.launcher --deploy-check``)
+# instead of starting daphne and a worker themselves. Unset: they start their own.
+EXTERNAL_SITE = os.environ.get("SITE_URL", "").rstrip("/")
+
+
+def site_ws_url(path: str) -> str:
+    """ws(s)://host/path on the external site."""
+    return EXTERNAL_SITE.replace("http", "ws", 1) + path
+
 
 def test_database_url(settings_dict: dict) -> str:
     """A DATABASE_URL for other processes that points at pytest's test database."""

@@ -22,6 +22,7 @@ import pytest
 from django.test import Client
 
 from config.launcher import BASE_DIR
+from tests.processes import EXTERNAL_SITE
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -52,6 +53,9 @@ def collected_static() -> Iterator[Path]:
     Unit tests render pages without a manifest; the browser tests check that the
     pages' ES modules also load the way production serves them.
     """
+    if EXTERNAL_SITE:  # the running site collected its own
+        yield Path(os.environ.get("DJANGO_STATIC_ROOT", ""))
+        return
     root = Path(tempfile.mkdtemp(prefix="static-"))
     extra = {"DJANGO_STATIC_ROOT": str(root), "DJANGO_STATIC_MANIFEST": "1"}
     env = {**os.environ, **extra, "DJANGO_SETTINGS_MODULE": "config.settings"}
@@ -67,6 +71,9 @@ def collected_static() -> Iterator[Path]:
 
 @pytest.fixture(scope="session")
 def site_url(collected_static, celery_worker, services, database_url_for_processes) -> str:
+    """The site under test: its own daphne, or SITE_URL (e.g. nginx in front of the deploy layout)."""
+    if EXTERNAL_SITE:
+        return EXTERNAL_SITE
     _, port = services.start_daphne(database_url_for_processes)
     return f"http://127.0.0.1:{port}"
 
