@@ -8,3 +8,6 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from games import receivers  # noqa: F401  (guests keep their games on login)
+        # Registers the tasks with the Celery app in every process (web ones too):
+        # services queue them by name (games/services/queue.py).
+        from games import tasks  # noqa: F401
