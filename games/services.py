@@ -665,13 +665,23 @@ def _rebuild(game: Game, tokens: list[str]) -> None:
 
 
 def rematch_computer(*, game_id: int, identity: Identity) -> Game:
-    """'New game' against the computer with the same settings, sides swapped."""
-    game = Game.objects.get(pk=game_id)
-    side = _side_of(game, identity)
-    level = game.ai_of(1 - side)
-    if not level:
-        raise GameError("no_rematch", _("'New game' is for games against the computer."))
-    return create_computer_game(
-        identity=identity, game=game.game, level=level, side=1 - side, minutes=game.time_control // 60
-    )
+    """'New game' against the computer with the same settings, sides swapped.
 
+    A game still running is ended first, in the same transaction: resigned once
+    both sides have moved (ply >= 2), aborted before that (never rated). So the
+    old game never lingers "in progress" until its clock runs out.
+    """
+    with transaction.atomic():
+        game = _locked(game_id)
+        side = _side_of(game, identity)
+        level = game.ai_of(1 - side)
+        if not level:
+            raise GameError("no_rematch", _("'New game' is for games against the computer."))
+        if game.status == Game.Status.ACTIVE and not _flag_if_expired(game, now=_now()):
+            if game.ply >= ABORT_MAX_PLY:
+                _finish(game, winner=1 - side, reason="resign")
+            else:
+                _finish(game, winner=None, reason="aborted", status=Game.Status.ABORTED)
+        return create_computer_game(
+            identity=identity, game=game.game, level=level, side=1 - side, minutes=game.time_control // 60
+        )

@@ -245,7 +245,7 @@ function bindActions() {
     button.addEventListener("click", () => {
       const action = button.dataset.action;
       const dialog = document.getElementById(`confirm-${action}`);
-      if (dialog) return dialog.showModal();
+      if (dialog && needsConfirmation(action, client.game)) return dialog.showModal();
       client.command(action);
     });
   }
@@ -267,6 +267,17 @@ function bindActions() {
   $("#sound-toggle").addEventListener("change", (event) => {
     options.sound = event.target.checked;
   });
+}
+
+// "New game" only asks while this game still runs: it will be resigned (a loss),
+// or aborted before both sides have moved; the dialog says which.
+function needsConfirmation(action, snapshot) {
+  if (action !== "new_game") return true;
+  if (snapshot.status !== "active") return false;
+  const resigns = snapshot.ply >= 2;
+  document.getElementById("confirm-new_game-resign").hidden = !resigns;
+  document.getElementById("confirm-new_game-abort").hidden = resigns;
+  return true;
 }
 
 async function copyInvite() {
