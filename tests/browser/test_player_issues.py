@@ -5,8 +5,18 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from accounts.identity import Identity
+from games import services
 from games.models import Game
-from tests.browser.pages import READY, play_move, snapshot, start_game_from_home, wait_my_turn_or_over
+from tests.browser.conftest import PHONE, screenshot
+from tests.browser.pages import (
+    READY,
+    open_game,
+    play_move,
+    snapshot,
+    start_game_from_home,
+    wait_my_turn_or_over,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -49,3 +59,60 @@ def test_new_game_before_both_sides_moved_aborts_the_old_game(new_context):
     page.wait_for_url(lambda url: url != old_url and "/play/" in url)
     old = Game.objects.get(pk=old_id)
     assert (old.status, old.end_reason, old.winner) == (Game.Status.ABORTED, "aborted", None)
+
+
+def in_thread(func, /, **kwargs):
+    """Call a service outside Playwright's thread (its running event loop forbids the broadcast's async_to_sync)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    def call():
+        try:
+            return func(**kwargs)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(call).result()
+
+
+def _human_game(alice, bob, game: str, *, minutes: int = 5) -> Game:
+    return in_thread(_create_human_game, alice=alice, bob=bob, game=game, minutes=minutes)
+
+
+def _create_human_game(alice, bob, game: str, minutes: int) -> Game:
+    created = services.create_human_game(identity=Identity(user=alice, guest=None), game=game,
+                                         kind=Game.Kind.INVITE_LINK, side=0, minutes=minutes)
+    return services.join_game(game_id=created.pk, identity=Identity(user=bob, guest=None), token=created.invite_token)
+
+
+def test_a_quantum_collapse_is_chosen_below_the_board_or_by_tapping_the_square(
+    new_context, user_factory, login_session
+):
+    alice, bob = user_factory("alice"), user_factory("bob")
+    game = _human_game(alice, bob, "quantum_ttt")
+    in_thread(services.play_move, game_id=game.pk, identity=Identity(user=alice, guest=None), token="7-9", ply=0)
+    in_thread(services.play_move, game_id=game.pk, identity=Identity(user=bob, guest=None), token="7-9", ply=1)
+
+    page = new_context(viewport=PHONE, session_cookie=login_session(alice)).new_page()
+    open_game(page, f"/play/{game.pk}/")
+    choice = page.locator(".collapse-choice")
+    expect(choice).to_be_visible()
+    expect(choice).to_contain_text("Tap square 7 or 9")
+    board = page.locator(".board-svg").bounding_box()
+    for button in page.locator(".choice-button").all():
+        box = button.bounding_box()
+        assert box["y"] >= board["y"] + board["height"], "the buttons must not cover the board"
+    # The two halves of each spooky pair are linked by a line (the pending cycle's stand out).
+    expect(page.locator(".spooky-link")).to_have_count(2)
+    expect(page.locator(".spooky-link.in-cycle")).to_have_count(2)
+    # On a phone the spooky marks are big enough to read.
+    mark = page.locator(".spooky").first.bounding_box()
+    assert mark["height"] >= 16, mark
+    screenshot(page, "quantum_ttt-collapse-phone")
+
+    page.click('[data-cell="9"]')  # the square itself settles the mark there
+    page.wait_for_function("() => window.__game.snapshot.ply === 3")
+    assert snapshot(page)["last_move"] == "@9"
+    expect(choice).to_be_hidden()
