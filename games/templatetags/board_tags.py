@@ -208,3 +208,11 @@ def seat_names(game) -> str:
     """"alice – Computer (Easy)": both sides of a stored game, for lists of games."""
     names = [game.side_name(side) if game.side_is_taken(side) else "…" for side in (0, 1)]
     return " – ".join(names)
+
+
+@register.simple_tag
+def recent_games_of(player) -> list:
+    """The profile's "Recent games": the player's last finished games, newest first."""
+    from games.selectors import recent_games
+
+    return recent_games(player)

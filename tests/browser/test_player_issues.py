@@ -116,3 +116,28 @@ def test_a_quantum_collapse_is_chosen_below_the_board_or_by_tapping_the_square(
     page.wait_for_function("() => window.__game.snapshot.ply === 3")
     assert snapshot(page)["last_move"] == "@9"
     expect(choice).to_be_hidden()
+
+
+def test_the_profile_lists_the_players_recent_games(new_context, user_factory, login_session):
+    alice, bob = user_factory("alice"), user_factory("bob")
+    won = _human_game(alice, bob, "ataxx")
+    in_thread(services.resign, game_id=won.pk, identity=Identity(user=bob, guest=None))
+    lost = in_thread(services.create_computer_game, identity=Identity(user=alice, guest=None), game="reversi",
+                     level="easy", side=0, minutes=0)
+    in_thread(services.resign, game_id=lost.pk, identity=Identity(user=alice, guest=None))
+
+    page = new_context(session_cookie=login_session(bob)).new_page()
+    page.goto("/players/alice/")
+    games = page.locator(".profile-games .recent-game")
+    expect(games).to_have_count(2)
+    expect(page.locator(".profile-games")).not_to_contain_text("No games yet.")
+    expect(games.nth(0)).to_contain_text("Loss")
+    expect(games.nth(0)).to_contain_text("Reversi – Computer (Easy)")
+    expect(games.nth(1)).to_contain_text("Win")
+    expect(games.nth(1)).to_contain_text("Ataxx – bob")
+    screenshot(page, "profile-recent-games-desktop")
+    games.nth(1).locator("a", has_text="bob").click()
+    page.wait_for_url("**/players/bob/")
+    expect(page.locator(".profile-games .recent-game.result-loss")).to_contain_text("Ataxx – alice")
+    page.locator(".profile-games .recent-date").first.click()
+    page.wait_for_url(f"**/play/{won.pk}/replay/")
