@@ -141,3 +141,48 @@ def test_the_profile_lists_the_players_recent_games(new_context, user_factory, l
     expect(page.locator(".profile-games .recent-game.result-loss")).to_contain_text("Ataxx – alice")
     page.locator(".profile-games .recent-date").first.click()
     page.wait_for_url(f"**/play/{won.pk}/replay/")
+
+
+def _invite(alice, bob, game: str) -> Game:
+    return in_thread(services.create_human_game, identity=Identity(user=alice, guest=None), game=game,
+                     kind=Game.Kind.DIRECT, invited_user=bob)
+
+
+def test_an_invitation_pops_up_inside_another_game_and_can_be_accepted(
+    new_context, user_factory, login_session, redis_layer
+):
+    alice, bob = user_factory("alice"), user_factory("bob")
+    page = new_context(viewport=PHONE, session_cookie=login_session(bob)).new_page()
+    start_game_from_home(page, "reversi", opponent="computer", minutes="0", side="0")
+    with page.expect_websocket(lambda ws: ws.url.endswith("/ws/notify/")):
+        page.reload()
+    page.wait_for_function(READY)
+    page.wait_for_timeout(500)  # the notification socket's handshake
+    invitation = _invite(alice, bob, "four_tac_toe")
+    toast = page.locator(f'.toast[data-invitation="{invitation.pk}"]')
+    expect(toast).to_contain_text("alice invites you to play Four Tac Toe")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    screenshot(page, "invitation-toast-phone")
+    toast.locator("button", has_text="Accept").click()
+    page.wait_for_url(f"**/play/{invitation.pk}/")
+    page.wait_for_function(READY)
+    assert snapshot(page)["status"] == "active" and snapshot(page)["game"] == "four_tac_toe"
+
+
+def test_a_waiting_invitation_shows_on_the_history_page_and_can_be_declined_there(
+    new_context, user_factory, login_session
+):
+    alice, bob = user_factory("alice"), user_factory("bob")
+    invitation = _invite(alice, bob, "ataxx")  # sent while bob had no page open
+    page = new_context(session_cookie=login_session(bob)).new_page()
+    page.goto("/history/")
+    toast = page.locator(f'.toast[data-invitation="{invitation.pk}"]')
+    expect(toast).to_contain_text("alice invites you to play Ataxx")
+    screenshot(page, "invitation-toast-desktop")
+    toast.locator("button", has_text="Decline").click()
+    expect(toast).to_have_count(0)
+    assert page.url.endswith("/history/")  # declining keeps the player where they were
+    assert Game.objects.get(pk=invitation.pk).end_reason == "declined"
+    page.goto("/players/bob/")
+    page.wait_for_timeout(500)
+    expect(page.locator(".toast")).to_have_count(0)
