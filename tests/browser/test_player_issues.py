@@ -186,3 +186,18 @@ def test_a_waiting_invitation_shows_on_the_history_page_and_can_be_declined_ther
     page.goto("/players/bob/")
     page.wait_for_timeout(500)
     expect(page.locator(".toast")).to_have_count(0)
+
+
+def test_when_the_opponent_joins_the_player_to_move_is_told_the_game_started(new_context):
+    alice, bob = new_context().new_page(), new_context().new_page()
+    start_game_from_home(alice, "reversi", opponent="link", minutes="5", side="0")
+    expect(alice.locator("#status")).to_have_text("Waiting for an opponent to join.")
+    bob.goto(alice.input_value("#invite-url"))
+    bob.click(".join button[type=submit]")
+    bob.wait_for_url("**/play/*/")
+    bob.wait_for_function(READY)
+    # Bob's socket is open: his presence notice has reached Alice's page.
+    alice.wait_for_function("() => window.__game.online[1] === true && window.__game.snapshot.status === 'active'")
+    alice.wait_for_timeout(300)
+    expect(alice.locator("#status")).to_have_text("The game has started. Your move.")
+    expect(bob.locator("#status")).to_contain_text("to move.")

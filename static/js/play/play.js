@@ -17,6 +17,9 @@ const options = {
 };
 let you = initial.you;
 let online = [true, true];
+// Whether each player has been online since this page opened: the first time the
+// opponent's socket opens (they just joined) is not "back".
+const seen = [false, false];
 let leaving = false; // set after "exit": the page goes home once the game has ended
 let clockBase = { snapshot: initial, receivedAt: performance.now() };
 
@@ -66,6 +69,7 @@ function onSnapshot(snapshot, info) {
   const previous = info.previous;
   you = info.you;
   online = info.online;
+  online.forEach((on, side) => { if (on) seen[side] = true; });
   clockBase = { snapshot, receivedAt: performance.now() };
   draw(snapshot);
   announce(snapshot, previous, info.event);
@@ -130,7 +134,17 @@ function onError(message) {
 function onPresence(message, now) {
   online = now;
   drawPlayers(client.game);
-  const name = playerName(client.game, message.side);
+  const snapshot = client.game;
+  const name = playerName(snapshot, message.side);
+  if (message.online && !seen[message.side]) {
+    seen[message.side] = true;
+    // The opponent just joined (their page opened after the "start" event): keep
+    // telling the player the game started and whose move it is.
+    if (snapshot.status === "active" && snapshot.ply === 0) {
+      say(`${gettext("The game has started.")} ${turnText(snapshot, you)}`);
+    }
+    return;
+  }
   say(message.online
     ? format(gettext("%(name)s is back."), { name })
     : format(gettext("%(name)s disconnected."), { name }));
