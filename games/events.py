@@ -33,7 +33,9 @@ def _player(game: Game, side: int) -> dict[str, Any] | None:
         kind = "user"
     else:
         kind = "guest"
-    return {"name": game.side_name(side), "kind": kind, "level": game.ai_of(side) or None}
+    # A guest's stored name ("Guest 4821"): each page shows it in its own language.
+    name = (game.guest0_name if side == 0 else game.guest1_name) if kind == "guest" else game.side_name(side)
+    return {"name": name, "kind": kind, "level": game.ai_of(side) or None}
 
 
 def snapshot(game: Game) -> dict[str, Any]:

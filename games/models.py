@@ -15,6 +15,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.guests import display_name
 from games.engines import ENGINES, get
 from games.names import GAME_NAMES
 
@@ -143,7 +144,7 @@ class Game(models.Model):
         user = self.user_of(side)
         if user is not None:
             return user.username
-        return (self.guest0_name if side == 0 else self.guest1_name) or "?"
+        return display_name((self.guest0_name if side == 0 else self.guest1_name) or "?")
 
     def side_of(self, identity) -> int | None:
         """The side played by this identity, or None for a spectator."""

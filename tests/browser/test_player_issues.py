@@ -201,3 +201,23 @@ def test_when_the_opponent_joins_the_player_to_move_is_told_the_game_started(new
     alice.wait_for_timeout(300)
     expect(alice.locator("#status")).to_have_text("The game has started. Your move.")
     expect(bob.locator("#status")).to_contain_text("to move.")
+
+
+@pytest.mark.parametrize(("lang", "one", "three", "guest"), [
+    ("el", "1 λεπτό", "3 λεπτά", "Επισκέπτης"),
+    ("hi", "1 मिनट", "15 मिनट", "मेहमान"),
+    ("bn", "1 মিনিট", "15 মিনিট", "অতিথি"),
+])
+def test_time_choices_and_guest_names_are_translated_with_plurals(new_context, lang, one, three, guest):
+    page = new_context().new_page()
+    page.goto("/")
+    with page.expect_navigation():
+        page.select_option("#lang-select", lang)
+    options = page.locator("#id_minutes option")
+    expect(options.nth(1)).to_have_text(one)
+    expect(page.locator(f'#id_minutes option[value="{three.split()[0]}"]')).to_have_text(three)
+    expect(page.locator("#id_minutes")).not_to_contain_text("minutes")
+    start_game_from_home(page, "reversi", opponent="computer", minutes="0", side="0")
+    # The guest's own name, in the header and on the board (drawn by the page's script).
+    expect(page.locator(".guest-name")).to_have_text(f"{guest} {snapshot(page)['players'][0]['name'][-4:]}")
+    expect(page.locator('.player[data-side="0"] .name')).to_have_text(page.locator(".guest-name").inner_text())

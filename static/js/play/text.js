@@ -13,6 +13,9 @@ export function playerName(snapshot, side) {
   if (player.kind === "computer" && LEVELS[player.level]) {
     return format(gettext("Computer (%(level)s)"), { level: LEVELS[player.level] });
   }
+  // Guests are stored as "Guest 4821" (English); show them in the page's language.
+  const guest = player.kind === "guest" && /^Guest (\d{4})$/.exec(player.name);
+  if (guest) return format(gettext("Guest %(number)s"), { number: guest[1] });
   return player.name;
 }
 
