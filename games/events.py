@@ -40,7 +40,7 @@ def _player(game: Game, side: int) -> dict[str, Any] | None:
 
 def snapshot(game: Game) -> dict[str, Any]:
     """Everything a board page needs to draw the game, for any viewer."""
-    from games.services import remaining_ms
+    from games.services import plies_until_draw_offer, remaining_ms
 
     engine = game.engine
     state = game.engine_state()
@@ -72,6 +72,7 @@ def snapshot(game: Game) -> dict[str, Any]:
             "at": int(time.time() * 1000),
         },
         "draw_offer": game.draw_offer_side,
+        "draw_wait": [plies_until_draw_offer(game, 0), plies_until_draw_offer(game, 1)],
         "result": result,
         "rated": game.rated,
         "can_redo": bool(game.redo_moves),

@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.identity import Identity
 from games import events, rows
@@ -525,6 +526,14 @@ def _draw_offer_live(game: Game, *, now: datetime) -> bool:
     )
 
 
+def plies_until_draw_offer(game: Game, side: int) -> int:
+    """How many more plies ``side`` must wait to offer a draw after a declined one (0: may offer)."""
+    declined_at = game.draw_declined_ply0 if side == 0 else game.draw_declined_ply1
+    if declined_at is None:
+        return 0
+    return max(0, DRAW_COOLDOWN_PLIES - (game.ply - declined_at))
+
+
 def offer_draw(*, game_id: int, identity: Identity) -> Game:
     from games import tasks
 
@@ -537,9 +546,12 @@ def offer_draw(*, game_id: int, identity: Identity) -> Game:
             raise GameError("no_draws", _("The computer does not take draw offers."))
         if _draw_offer_live(game, now=now):
             raise GameError("offer_pending", _("A draw offer is already waiting for an answer."))
-        declined_at = game.draw_declined_ply0 if side == 0 else game.draw_declined_ply1
-        if declined_at is not None and game.ply - declined_at < DRAW_COOLDOWN_PLIES:
-            raise GameError("too_soon", _("Your last offer was declined; wait a few moves before offering again."))
+        if wait := plies_until_draw_offer(game, side):
+            raise GameError("too_soon", ngettext(
+                "Your last offer was declined; you can offer a draw again after %(count)d more move.",
+                "Your last offer was declined; you can offer a draw again after %(count)d more moves.",
+                wait,
+            ) % {"count": wait})
         game.draw_offer_side = side
         game.draw_offer_at = now
         game.draw_offer_ply = game.ply

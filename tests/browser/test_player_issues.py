@@ -221,3 +221,25 @@ def test_time_choices_and_guest_names_are_translated_with_plurals(new_context, l
     # The guest's own name, in the header and on the board (drawn by the page's script).
     expect(page.locator(".guest-name")).to_have_text(f"{guest} {snapshot(page)['players'][0]['name'][-4:]}")
     expect(page.locator('.player[data-side="0"] .name')).to_have_text(page.locator(".guest-name").inner_text())
+
+
+def test_after_a_declined_draw_the_offer_button_waits_and_says_how_long(new_context, user_factory, login_session):
+    alice, bob = user_factory("alice"), user_factory("bob")
+    game = _human_game(alice, bob, "reversi")
+    pages = []
+    for user in (alice, bob):
+        page = new_context(session_cookie=login_session(user)).new_page()
+        open_game(page, f"/play/{game.pk}/")
+        pages.append(page)
+    alice_page, bob_page = pages
+    alice_page.click('[data-action="offer_draw"]')
+    bob_page.click('[data-action="decline_draw"]')
+    offer = alice_page.locator('[data-action="offer_draw"]')
+    expect(offer).to_be_disabled()
+    expect(alice_page.locator("#draw-wait")).to_have_text(
+        "Your draw offer was declined: you can offer again after 10 more moves.")
+    expect(bob_page.locator('[data-action="offer_draw"]')).to_be_enabled()  # Bob's own offers are unaffected
+    assert snapshot(alice_page)["draw_wait"] == [10, 0]
+    play_move(alice_page, "reversi", "d3")
+    expect(alice_page.locator("#draw-wait")).to_contain_text("after 9 more moves")
+    screenshot(alice_page, "reversi-draw-wait-desktop")

@@ -4,7 +4,7 @@
 import { GameClient } from "./client.js";
 import { loadRenderer, readJson } from "./renderers.js";
 import { formatClock, playerName, resultText, turnText } from "./text.js";
-import { format, gettext } from "../i18n.js";
+import { format, gettext, ngettext } from "../i18n.js";
 
 const root = document.querySelector("[data-play]");
 const $ = (selector) => root.querySelector(selector);
@@ -208,6 +208,16 @@ function drawActions(snapshot) {
     new_game: player && !human,
   };
   for (const button of $$("[data-action]")) button.hidden = !show[button.dataset.action];
+  // After a declined offer a player waits some plies before offering again: say how many.
+  const wait = player && snapshot.draw_wait ? snapshot.draw_wait[you] : 0;
+  const offerButton = $('[data-action="offer_draw"]');
+  offerButton.disabled = wait > 0;
+  const waitNote = $("#draw-wait");
+  waitNote.hidden = !(show.offer_draw && wait > 0);
+  waitNote.textContent = wait > 0
+    ? format(ngettext("Your draw offer was declined: you can offer again after %(count)s more move.",
+      "Your draw offer was declined: you can offer again after %(count)s more moves.", wait), { count: wait })
+    : "";
   $("#draw-pending").hidden = !(active && offer !== null && offer === you);
   $("#invite").hidden = snapshot.status !== "waiting";
   $("#after-game").hidden = active || snapshot.status === "waiting";
