@@ -47,8 +47,12 @@ def _invitations(request):
 
 
 def home(request):
+    return _render_home(request, NewGameForm(initial={"level": _default_level(request)}))
+
+
+def _render_home(request, form: NewGameForm, *, status: int = 200):
+    """The home page; a refused new game comes back here with the form's errors, styled as ever."""
     identity = identity_from_request(request, create_guest=False)
-    form = NewGameForm(initial={"level": _default_level(request)})
     mine = []
     if identity.user or identity.guest:
         mine = [
@@ -64,7 +68,9 @@ def home(request):
             "challenges": _open_challenges(request),
             "invitations": _invitations(request),
             "my_games": mine,
+            "form_refused": status != 200,
         },
+        status=status,
     )
 
 
@@ -89,7 +95,7 @@ def _seat_filter(identity) -> Q:
 def new_game(request):
     form = NewGameForm(request.POST)
     if not form.is_valid():
-        return render(request, "games/new_game.html", {"form": form}, status=400)
+        return _render_home(request, form, status=400)
     data = form.cleaned_data
     identity = identity_from_request(request)
     try:
@@ -105,7 +111,7 @@ def new_game(request):
             )
     except services.GameError as exc:
         form.add_error(None, exc.message)
-        return render(request, "games/new_game.html", {"form": form}, status=400)
+        return _render_home(request, form, status=400)
     return redirect(game.get_absolute_url())
 
 

@@ -243,3 +243,30 @@ def test_after_a_declined_draw_the_offer_button_waits_and_says_how_long(new_cont
     play_move(alice_page, "reversi", "d3")
     expect(alice_page.locator("#draw-wait")).to_contain_text("after 9 more moves")
     screenshot(alice_page, "reversi-draw-wait-desktop")
+
+
+def test_a_refused_invitation_shows_the_real_home_page_with_the_reason(new_context, user_factory, login_session):
+    from accounts.services.blocks import block
+
+    alice, bob = user_factory("alice"), user_factory("bob")
+    block(by=bob, user=alice)
+    page = new_context(viewport=PHONE, session_cookie=login_session(alice)).new_page()
+    page.goto("/")
+    page.click('.game-card[data-game="ataxx"]')
+    page.select_option("#id_opponent", "direct")
+    page.fill("#id_invitee", "bob")
+    page.click("#new-game-form button[type=submit]")
+    expect(page.locator(".errorlist")).to_contain_text("This player is not accepting your invitations.")
+    # The home page itself, as styled as ever, with the player's choices kept.
+    expect(page.locator(".home #new-game-form")).to_be_visible()
+    expect(page.locator("#my-games-title")).to_be_visible()
+    expect(page.locator('.game-card[data-game="ataxx"] input')).to_be_checked()
+    expect(page.locator("#id_invitee")).to_have_value("bob")
+    expect(page.locator('[data-field="level"]')).to_be_hidden()
+    start = page.locator("#new-game-form button[type=submit]")
+    assert start.evaluate("b => getComputedStyle(b).backgroundColor") == "rgb(47, 111, 79)"
+    for select in page.locator("#new-game-form select").all():
+        assert select.evaluate("s => s.getBoundingClientRect().right") <= PHONE["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    screenshot(page, "home-refused-invitation-phone")
+    assert not Game.objects.exists()
