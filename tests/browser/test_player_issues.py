@@ -270,3 +270,30 @@ def test_a_refused_invitation_shows_the_real_home_page_with_the_reason(new_conte
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     screenshot(page, "home-refused-invitation-phone")
     assert not Game.objects.exists()
+
+
+def test_a_finished_ultimate_board_highlights_nothing_and_a_click_hides_the_keyboard_cursor(new_context):
+    missing = []
+    context = new_context()
+    context.on("response", lambda response: missing.append(response.url) if response.status == 404 else None)
+    page = context.new_page()
+    start_game_from_home(page, "ultimate_ttt", opponent="computer", minutes="0", side="0")
+    cursor = page.locator(".board-svg .cursor")
+    page.focus(".board-svg")
+    page.keyboard.press("ArrowUp")
+    expect(cursor).to_be_visible()  # the keyboard's cursor
+    page.click('[data-cell="e5"]')
+    expect(cursor).to_be_hidden()  # ...is not the mouse's
+    state = wait_my_turn_or_over(page)
+    assert page.locator(".small-board.open").count() >= 1
+    page.click('[data-action="resign"]')
+    page.click('#confirm-resign button[value="confirm"]')
+    expect(page.locator("#result")).to_be_visible()
+    assert snapshot(page)["position"]["open_boards"], "the engine still has an open board"
+    expect(page.locator(".small-board.open")).to_have_count(0)
+    assert state["ply"] >= 2
+    # Every page has an icon: no request of the site ends in a 404.
+    page.goto("/history/")
+    assert page.request.get("/favicon.ico").ok
+    assert page.evaluate("document.querySelector('link[rel=icon]').href").endswith(".svg")
+    assert missing == []
