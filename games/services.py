@@ -676,6 +676,18 @@ def _rebuild(game: Game, tokens: list[str]) -> None:
     game.turn_started_at = _now()
 
 
+def abandon_computer_game(*, game_id: int, identity: Identity) -> Game:
+    """Drop an untimed game against the computer: called off, no result, never rated."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        _side_of(game, identity)
+        if not game.against_computer or game.time_control:
+            raise GameError("no_abandon", _("Only untimed games against the computer can be abandoned."))
+        _require_active(game)
+        _finish(game, winner=None, reason="abandoned", status=Game.Status.ABORTED)
+    return game
+
+
 def rematch_computer(*, game_id: int, identity: Identity) -> Game:
     """'New game' against the computer with the same settings, sides swapped.
 

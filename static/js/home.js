@@ -40,6 +40,13 @@ if (form) {
   syncForm();
 }
 
+// "Abandon" (untimed games against the computer) asks before it ends a game.
+for (const abandon of document.querySelectorAll("form[data-confirm]")) {
+  abandon.addEventListener("submit", (event) => {
+    if (!window.confirm(abandon.dataset.confirm)) event.preventDefault();
+  });
+}
+
 // --- live lists --------------------------------------------------------------------------
 
 function postButton(action, label, className = "") {

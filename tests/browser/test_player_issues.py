@@ -297,3 +297,31 @@ def test_a_finished_ultimate_board_highlights_nothing_and_a_click_hides_the_keyb
     assert page.request.get("/favicon.ico").ok
     assert page.evaluate("document.querySelector('link[rel=icon]').href").endswith(".svg")
     assert missing == []
+
+
+def test_untimed_computer_games_are_listed_apart_and_can_be_abandoned(new_context):
+    page = new_context().new_page()
+    start_game_from_home(page, "ataxx", opponent="computer", minutes="0", side="0")
+    untimed_id = snapshot(page)["id"]
+    start_game_from_home(page, "reversi", opponent="computer", minutes="5", side="0")
+    timed_id = snapshot(page)["id"]
+    page.goto("/")
+    untimed = page.locator(f'#untimed-games li[data-game-id="{untimed_id}"]')
+    expect(untimed).to_contain_text("Ataxx")
+    expect(page.locator(f'#my-games a[href="/play/{timed_id}/"]')).to_be_visible()
+    expect(page.locator(f'#my-games a[href="/play/{untimed_id}/"]')).to_have_count(0)
+    assert page.locator(f'#untimed-games li[data-game-id="{timed_id}"]').count() == 0
+    screenshot(page, "home-untimed-games-desktop")
+
+    page.once("dialog", lambda dialog: dialog.dismiss())  # "Abandon this game?" — no
+    untimed.locator("button", has_text="Abandon").click()
+    page.wait_for_timeout(300)
+    assert Game.objects.get(pk=untimed_id).status == Game.Status.ACTIVE
+    page.once("dialog", lambda dialog: dialog.accept())
+    untimed.locator("button", has_text="Abandon").click()
+    expect(page.locator(".flash")).to_contain_text("The game was abandoned.")
+    expect(page.locator("#untimed-games-title")).to_have_count(0)
+    game = Game.objects.get(pk=untimed_id)
+    assert (game.status, game.end_reason, game.rated) == (Game.Status.ABORTED, "abandoned", False)
+    page.goto(f"/play/{untimed_id}/")
+    expect(page.locator("#result")).to_have_text("No result. The game was abandoned.")

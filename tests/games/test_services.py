@@ -337,3 +337,24 @@ def test_new_game_after_a_finished_game_leaves_its_result_alone(alice):
     services.rematch_computer(game_id=old.pk, identity=me(alice))
     old.refresh_from_db()
     assert (old.status, old.end_reason) == (Game.Status.FINISHED, "resign")
+
+
+def test_an_untimed_computer_game_can_be_abandoned_with_no_result(alice):
+    game = services.create_computer_game(identity=me(alice), game="reversi", level="easy", side=1, minutes=0)
+    services.abandon_computer_game(game_id=game.pk, identity=me(alice))
+    game.refresh_from_db()
+    assert (game.status, game.end_reason, game.winner) == (Game.Status.ABORTED, "abandoned", None)
+
+
+def test_only_untimed_computer_games_can_be_abandoned(alice, bob, user_factory):
+    timed = services.create_computer_game(identity=me(alice), game="reversi", level="easy", side=0, minutes=5)
+    human = live_game(alice, bob)
+    for game in (timed, human):
+        with pytest.raises(services.GameError) as refused:
+            services.abandon_computer_game(game_id=game.pk, identity=me(alice))
+        assert refused.value.code == "no_abandon"
+        assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
+    untimed = services.create_computer_game(identity=me(alice), game="ataxx", level="easy", side=0, minutes=0)
+    with pytest.raises(services.GameError) as refused:
+        services.abandon_computer_game(game_id=untimed.pk, identity=me(user_factory("carol")))
+    assert refused.value.code == "spectator"

@@ -47,6 +47,7 @@ function reasonSentence(snapshot) {
     timeout: gettext("%(loser)s ran out of time."),
     draw_agreed: gettext("The players agreed to a draw."),
     aborted: gettext("The game was called off before it really began."),
+    abandoned: gettext("The game was abandoned."),
     declined: gettext("The invitation was declined."),
     cancelled: gettext("The invitation was withdrawn."),
   };
