@@ -325,3 +325,31 @@ def test_untimed_computer_games_are_listed_apart_and_can_be_abandoned(new_contex
     assert (game.status, game.end_reason, game.rated) == (Game.Status.ABORTED, "abandoned", False)
     page.goto(f"/play/{untimed_id}/")
     expect(page.locator("#result")).to_have_text("No result. The game was abandoned.")
+
+
+@pytest.mark.parametrize("opponent", ["link", "lobby"])
+def test_ultimate_ttt_defaults_to_playing_first_as_x(new_context, user_factory, login_session, opponent):
+    page = new_context(session_cookie=login_session(user_factory("alice"))).new_page()
+    page.goto("/")
+    expect(page.locator("#id_side")).to_have_value("random")
+    page.click('.game-card[data-game="ultimate_ttt"]')
+    expect(page.locator("#id_side")).to_have_value("0")  # the seed: whoever starts the game is X and moves first
+    page.click('.game-card[data-game="reversi"]')
+    expect(page.locator("#id_side")).to_have_value("random")
+    page.click('.game-card[data-game="ultimate_ttt"]')
+    page.select_option("#id_opponent", opponent)
+    page.click("#new-game-form button[type=submit]")
+    page.wait_for_url("**/play/*/")
+    page.wait_for_function(READY)
+    assert page.evaluate("window.__game.you") == 0
+    assert Game.objects.get().user0.username == "alice"
+
+
+def test_a_side_the_player_chose_is_kept_when_switching_games(new_context):
+    page = new_context().new_page()
+    page.goto("/")
+    page.click('.game-card[data-game="ultimate_ttt"]')
+    page.select_option("#id_side", "1")
+    page.click('.game-card[data-game="ataxx"]')
+    page.click('.game-card[data-game="ultimate_ttt"]')
+    expect(page.locator("#id_side")).to_have_value("1")
