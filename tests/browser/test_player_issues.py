@@ -353,3 +353,19 @@ def test_a_side_the_player_chose_is_kept_when_switching_games(new_context):
     page.click('.game-card[data-game="ataxx"]')
     page.click('.game-card[data-game="ultimate_ttt"]')
     expect(page.locator("#id_side")).to_have_value("1")
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", "or when neither player can move"),
+    ("hi", "या जब कोई भी खिलाड़ी चाल नहीं चल सकता"),
+    ("bn", "কোনো খেলোয়াড়ই চাল দিতে না পারলে"),
+    ("el", "ή όταν κανένας παίκτης δεν μπορεί να κινηθεί"),
+])
+def test_the_ataxx_rules_say_the_game_ends_when_neither_side_can_move(new_context, lang, words):
+    page = new_context(viewport=PHONE).new_page()
+    page.goto("/rules/ataxx/")
+    if lang != "en":
+        with page.expect_navigation():
+            page.select_option("#lang-select", lang)
+    expect(page.locator("#ataxx-end")).to_contain_text(words)
+    expect(page.locator(".rules")).not_to_contain_text("equal numbers are a draw")
