@@ -369,3 +369,34 @@ def test_the_ataxx_rules_say_the_game_ends_when_neither_side_can_move(new_contex
             page.select_option("#lang-select", lang)
     expect(page.locator("#ataxx-end")).to_contain_text(words)
     expect(page.locator(".rules")).not_to_contain_text("equal numbers are a draw")
+
+
+def test_rankings_and_profiles_show_points_beside_the_elo_rating(new_context, user_factory):
+    from django.utils import timezone
+
+    from ratings.models import Rating
+
+    users = {name: user_factory(name) for name in ("alice", "bob", "carol")}
+    for name, value in (("alice", 1600), ("bob", 1550), ("carol", 1500)):
+        Rating.objects.create(user=users[name], game="reversi", value=value, peak=value, rated_games=2)
+    for winner, loser in (("carol", "bob"), ("carol", "alice"), ("bob", "alice")):
+        Game.objects.create(game="reversi", kind=Game.Kind.DIRECT, status=Game.Status.FINISHED, winner=0,
+                            user0=users[winner], user1=users[loser], end_reason="resign", ply=20,
+                            started_at=timezone.now(), finished_at=timezone.now())
+    Game.objects.create(game="reversi", kind=Game.Kind.COMPUTER, status=Game.Status.FINISHED, winner=0,
+                        user0=users["alice"], ai1="hard", end_reason="count", ply=60, finished_at=timezone.now())
+
+    page = new_context(viewport=PHONE).new_page()
+    page.goto("/rankings/reversi/")
+    names = page.locator("table.ranking .player a")
+    expect(names).to_have_text(["alice", "bob", "carol"])  # by Elo rating
+    expect(page.locator("table.ranking td.points")).to_have_text(["0", "1", "2"])  # a win over the computer: no point
+    page.click('[data-sort="points"]')
+    page.wait_for_url("**/rankings/reversi/?sort=points")
+    expect(names).to_have_text(["carol", "bob", "alice"])
+    expect(page.locator('[data-sort="points"]')).to_have_attribute("aria-current", "true")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    screenshot(page, "rankings-points-phone")
+    page.goto("/players/carol/")
+    expect(page.locator('.profile-rating[data-game="reversi"] .points')).to_have_text("2 points")
+    expect(page.locator('.profile-rating[data-game="reversi"] .rating')).to_contain_text("1500")
