@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from accounts.identity import Identity
 from games import services
 from games.models import Game
-from tests.browser.conftest import PHONE, screenshot
+from tests.browser.conftest import DESKTOP, PHONE, screenshot
 from tests.browser.pages import (
     READY,
     open_game,
@@ -400,3 +400,34 @@ def test_rankings_and_profiles_show_points_beside_the_elo_rating(new_context, us
     page.goto("/players/carol/")
     expect(page.locator('.profile-rating[data-game="reversi"] .points')).to_have_text("2 points")
     expect(page.locator('.profile-rating[data-game="reversi"] .rating')).to_contain_text("1500")
+
+
+@pytest.mark.parametrize(("lang", "motion"), [
+    ("en", "one cell up, one board right"),
+    ("hi", None), ("bn", None), ("el", None),
+])
+def test_the_four_tac_toe_rules_teach_the_geometry_step_by_step(new_context, lang, motion):
+    from django.utils import translation
+
+    if motion is None:
+        with translation.override(lang):
+            motion = f'{translation.gettext("one cell up")}, {translation.gettext("one board right")}'
+        assert "one" not in motion, f"the motions are translated into {lang}"
+    for viewport, size in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        page = new_context(viewport=viewport).new_page()
+        page.goto("/rules/four_tac_toe/")
+        if lang != "en":
+            with page.expect_navigation():
+                page.select_option("#lang-select", lang)
+        # A line, a square, a cube, a hypercube: each step with its picture and its lines.
+        for step, count in (("step-line", 1), ("step-square", 8), ("step-cube", 4), ("step-hypercube", 3),
+                            ("example-1", 4), ("example-2", 14)):
+            section = page.locator(f"#{step}")
+            expect(section.locator("svg.diagram-svg")).to_be_visible()
+            expect(section.locator(".path-stroke")).to_have_count(count)
+        expect(page.locator("#example-1 .line-key li").nth(3)).to_contain_text(motion)
+        expect(page.locator("#example-2 .line-key")).to_be_hidden()  # the answers stay folded...
+        page.locator("#example-2 summary").click()
+        expect(page.locator("#example-2 .line-key li")).to_have_count(14)  # ...until asked for
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        screenshot(page, f"rules-four_tac_toe-{lang}-{size}")
