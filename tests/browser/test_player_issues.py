@@ -431,3 +431,30 @@ def test_the_four_tac_toe_rules_teach_the_geometry_step_by_step(new_context, lan
         expect(page.locator("#example-2 .line-key li")).to_have_count(14)  # ...until asked for
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         screenshot(page, f"rules-four_tac_toe-{lang}-{size}")
+
+
+BOARDS = ["reversi", "ataxx", "ultimate_ttt", "quantum_ttt", "four_tac_toe"]
+
+
+@pytest.mark.parametrize("lang", ["en", "hi", "bn", "el"])
+def test_every_board_in_every_language_fits_both_sizes(new_context, lang):
+    """Screenshots of each board after a few moves, 1280x800 and 360x740, in each language."""
+    for viewport, size in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        page = new_context(viewport=viewport).new_page()
+        page.goto("/")
+        if lang != "en":
+            with page.expect_navigation():
+                page.select_option("#lang-select", lang)
+        for game in BOARDS:
+            start_game_from_home(page, game, opponent="computer", minutes="5", side="0")
+            for _ in range(2):
+                state = wait_my_turn_or_over(page)
+                if state["status"] != "active":
+                    break
+                play_move(page, game, state["position"]["legal_moves"][0])
+            wait_my_turn_or_over(page)
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], (game, size)
+            board = page.locator(".board-svg").bounding_box()
+            assert board["x"] >= 0 and board["x"] + board["width"] <= viewport["width"], (game, size)
+            screenshot(page, f"board-{game}-{lang}-{size}")
