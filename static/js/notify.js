@@ -108,12 +108,39 @@
     return toast;
   }
 
+  // Open challenges from others: a count on the navigation's "Play" link (the home page lists them).
+  function setChallenges(count) {
+    var play = document.querySelector('[data-nav="play"]');
+    if (!play) return;
+    var badge = play.querySelector(".badge");
+    if (count > 0) {
+      if (!badge) {
+        badge = document.createElement("span");
+        badge.className = "badge challenges-badge";
+        badge.setAttribute("aria-label", gettext("open challenges"));
+        play.appendChild(document.createTextNode(" "));
+        play.appendChild(badge);
+      }
+      badge.textContent = String(count);
+    } else if (badge) {
+      badge.remove();
+    }
+  }
+
+  var lobbyTimer = null;
+  function lobbyChanged() {
+    // A burst of lobby changes needs one fetch, and every open page asks: wait a moment.
+    if (onHome || lobbyTimer !== null) return;
+    lobbyTimer = setTimeout(function () { lobbyTimer = null; showInvitations(); }, 700);
+  }
+
   function showInvitations() {
     if (onHome || fetching) return;
     fetching = fetch("/lobby.json", { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (response) { return response.ok ? response.json() : null; })
       .then(function (data) {
         if (!data) return;
+        setChallenges(data.challenges.filter(function (c) { return !c.mine; }).length);
         var box = toastBox();
         var open = {};
         data.invitations.forEach(function (item) {
@@ -144,6 +171,7 @@
       if (!data || typeof data !== "object") return;
       if (typeof data.unread === "number") setUnread(data.unread);
       if (data.type === "invitation") showInvitations();
+      if (data.type === "lobby") lobbyChanged();
       document.dispatchEvent(new CustomEvent("site:notify", { detail: data }));
     };
     socket.onclose = function () {

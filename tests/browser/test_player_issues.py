@@ -458,3 +458,21 @@ def test_every_board_in_every_language_fits_both_sizes(new_context, lang):
             board = page.locator(".board-svg").bounding_box()
             assert board["x"] >= 0 and board["x"] + board["width"] <= viewport["width"], (game, size)
             screenshot(page, f"board-{game}-{lang}-{size}")
+
+
+def test_open_challenges_are_counted_on_the_play_link_of_every_page(
+    new_context, user_factory, login_session, redis_layer
+):
+    alice, bob = user_factory("alice"), user_factory("bob")
+    page = new_context(session_cookie=login_session(bob)).new_page()
+    with page.expect_websocket(lambda ws: ws.url.endswith("/ws/notify/")):
+        page.goto("/players/bob/")
+    page.wait_for_timeout(500)
+    badge = page.locator('[data-nav="play"] .badge')
+    expect(badge).to_have_count(0)
+    challenge = in_thread(services.create_human_game, identity=Identity(user=alice, guest=None), game="ataxx",
+                          kind=Game.Kind.LOBBY, minutes=3)
+    expect(badge).to_have_text("1")
+    expect(badge).to_have_attribute("aria-label", "open challenges")
+    in_thread(services.cancel_waiting_game, game_id=challenge.pk, identity=Identity(user=alice, guest=None))
+    expect(badge).to_have_count(0)
