@@ -4,7 +4,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from accounts.guests import get_guest
+from accounts.guests import display_name, get_guest
 from accounts.services.messages import unread_count
 from accounts.services.preferences import get_preferences
 
@@ -19,6 +19,6 @@ def site_user(request: HttpRequest) -> dict[str, Any]:
     guest = get_guest(session, create=False) if session is not None and not registered else None
     return {
         "unread_messages": unread,
-        "guest_name": guest.name if guest else "",
+        "guest_name": display_name(guest.name) if guest else "",
         "site_settings": get_preferences(request),
     }

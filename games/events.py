@@ -34,7 +34,9 @@ def _player(game: Game, side: int) -> dict[str, Any] | None:
         kind = "user"
     else:
         kind = "guest"
-    return {"name": game.side_name(side), "kind": kind, "level": game.ai_of(side) or None}
+    # A guest's stored name ("Guest 4821"): each page shows it in its own language.
+    name = (game.guest0_name if side == 0 else game.guest1_name) if kind == "guest" else game.side_name(side)
+    return {"name": name, "kind": kind, "level": game.ai_of(side) or None}
 
 
 def snapshot(game: Game) -> Snapshot:
@@ -69,6 +71,7 @@ def snapshot(game: Game) -> Snapshot:
             "at": int(time.time() * 1000),
         },
         "draw_offer": game.draw_offer_side,
+        "draw_wait": [game.plies_until_draw_offer(0), game.plies_until_draw_offer(1)],
         "result": result,
         "rated": game.rated,
         "can_redo": bool(game.redo_moves),

@@ -16,6 +16,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.guests import display_name
 from games.engines import ENGINES, get
 from games.names import GAME_NAMES
 
@@ -24,6 +25,7 @@ AI_LEVEL_CHOICES = [("easy", _("Easy")), ("medium", _("Medium")), ("hard", _("Ha
 # Minutes per player for the whole game; 0 = untimed (computer games only).
 TIME_CONTROL_CHOICES = [1, 3, 5, 10, 15]
 DEFAULT_TIME_MINUTES = 5
+DRAW_COOLDOWN_PLIES = 10  # after a decline, the same side may offer a draw again only this many plies later
 
 
 class EndReason(models.TextChoices):
@@ -39,6 +41,7 @@ class EndReason(models.TextChoices):
     TIMEOUT = "timeout", _("Ran out of time")
     DRAW_AGREED = "draw_agreed", _("Draw agreed")
     ABORTED = "aborted", _("Called off")
+    ABANDONED = "abandoned", _("Abandoned")
     DECLINED = "declined", _("Invitation declined")
     CANCELLED = "cancelled", _("Invitation withdrawn")
     EXPIRED = "expired", _("Expired")
@@ -172,7 +175,7 @@ class Game(models.Model):
         user = self.user_of(side)
         if user is not None:
             return user.username
-        return (self.guest0_name if side == 0 else self.guest1_name) or "?"
+        return display_name((self.guest0_name if side == 0 else self.guest1_name) or "?")
 
     def side_of(self, identity) -> int | None:
         """The side played by this identity, or None for a spectator."""
@@ -257,6 +260,13 @@ class Game(models.Model):
     def draw_declined_ply(self, side: int) -> int | None:
         """The ply at which ``side``'s last draw offer was declined."""
         return self.draw_declined_ply0 if side == 0 else self.draw_declined_ply1
+
+    def plies_until_draw_offer(self, side: int) -> int:
+        """How many more plies ``side`` must wait to offer a draw after a declined one (0: may offer)."""
+        declined_at = self.draw_declined_ply(side)
+        if declined_at is None:
+            return 0
+        return max(0, DRAW_COOLDOWN_PLIES - (self.ply - declined_at))
 
     def set_draw_declined_ply(self, side: int, ply: int) -> None:
         if side == 0:

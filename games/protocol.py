@@ -35,12 +35,12 @@ ErrorCode = Literal[
     "not_found", "no_identity", "spectator", "not_started", "game_over", "not_your_turn", "stale", "illegal",
     "bad_level", "bad_time", "bad_kind", "login_required", "bad_invitee", "invitation_refused", "not_open",
     "not_invited", "too_late", "no_draws", "offer_pending", "too_soon", "no_offer", "no_undo",
-    "nothing_to_undo", "nothing_to_redo", "no_rematch",
+    "nothing_to_undo", "nothing_to_redo", "no_rematch", "no_abandon",
 ]
 
 EndReasonName = Literal[
     "board_full", "no_moves", "wipeout", "line", "all_boards_decided",  # from the engines
-    "resign", "exit", "timeout", "draw_agreed", "aborted", "declined", "cancelled", "expired",  # from the site
+    "resign", "exit", "timeout", "draw_agreed", "aborted", "abandoned", "declined", "cancelled", "expired",
 ]
 
 
@@ -80,6 +80,7 @@ class Snapshot(TypedDict):
     position: dict[str, Any]
     clock: Clock
     draw_offer: int | None
+    draw_wait: list[int]
     result: Result | None
     rated: bool
     can_redo: bool

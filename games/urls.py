@@ -9,6 +9,7 @@ urlpatterns = [
     path("play/<int:game_id>/take/", views.take_challenge, name="take_challenge"),
     path("play/<int:game_id>/decline/", views.decline, name="decline_invitation"),
     path("play/<int:game_id>/cancel/", views.cancel, name="cancel_game"),
+    path("play/<int:game_id>/abandon/", views.abandon, name="abandon_game"),
     path("play/<int:game_id>/replay/", views.replay, name="replay"),
     path("play/<int:game_id>/record.txt", views.record, name="record"),
     path("join/<str:token>/", views.join, name="join"),

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.db.models import Q
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.identity import identity_from_request
@@ -47,14 +48,22 @@ def _invitations(request):
 
 
 def home(request):
+    return _render_home(request, NewGameForm(initial={"level": _default_level(request)}))
+
+
+def _render_home(request, form: NewGameForm, *, status: int = 200):
+    """The home page; a refused new game comes back here with the form's errors, styled as ever."""
     identity = identity_from_request(request, create_guest=False)
-    form = NewGameForm(initial={"level": _default_level(request)})
-    mine = []
+    mine, untimed = [], []
     if identity.user or identity.guest:
-        mine = [
-            game for game in Game.objects.filter(status__in=[Game.Status.WAITING, Game.Status.ACTIVE])
-            .filter(_seat_filter(identity)).select_related("user0", "user1")[:20]
-        ]
+        running = (
+            Game.objects.filter(status__in=[Game.Status.WAITING, Game.Status.ACTIVE])
+            .filter(_seat_filter(identity)).select_related("user0", "user1")
+        )
+        # Untimed games against the computer never end by themselves: listed apart, to resume or abandon.
+        is_untimed = Q(kind=Game.Kind.COMPUTER, time_control=0)
+        mine = list(running.exclude(is_untimed)[:20])
+        untimed = list(running.filter(is_untimed).order_by("-turn_started_at", "-pk")[:20])
     return render(
         request,
         "games/home.html",
@@ -64,7 +73,10 @@ def home(request):
             "challenges": _open_challenges(request),
             "invitations": _invitations(request),
             "my_games": mine,
+            "untimed_games": untimed,
+            "form_refused": status != 200,
         },
+        status=status,
     )
 
 
@@ -89,7 +101,7 @@ def _seat_filter(identity) -> Q:
 def new_game(request):
     form = NewGameForm(request.POST)
     if not form.is_valid():
-        return render(request, "games/new_game.html", {"form": form}, status=400)
+        return _render_home(request, form, status=400)
     data = form.cleaned_data
     identity = identity_from_request(request)
     try:
@@ -105,7 +117,7 @@ def new_game(request):
             )
     except services.GameError as exc:
         form.add_error(None, exc.message)
-        return render(request, "games/new_game.html", {"form": form}, status=400)
+        return _render_home(request, form, status=400)
     return redirect(game.get_absolute_url())
 
 
@@ -149,6 +161,18 @@ def take_challenge(request, game_id: int):
 @require_POST
 def decline(request, game_id: int):
     _post_service(request, game_id, services.decline_invitation)
+    return redirect("home")
+
+
+@require_POST
+def abandon(request, game_id: int):
+    identity = identity_from_request(request)
+    try:
+        services.abandon_computer_game(game_id=game_id, identity=identity)
+    except services.GameError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The game was abandoned."))
     return redirect("home")
 
 

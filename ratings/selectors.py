@@ -50,15 +50,68 @@ def _ranked(game_slug: str) -> QuerySet[Rating]:
     return Rating.objects.filter(game=game_slug, rated_games__gt=0, user__is_active=True)
 
 
-def ranking(game_slug: str) -> QuerySet[Rating]:
-    """The leaderboard of one game, best first, each row annotated with ``place``."""
+# --- points (seed 004): a point per win over a person, none for draws or wins over the computer.
+# Guests are anonymous (a second browser makes one), so, as with ratings, only wins over
+# another registered player earn a point.
+def _wins_over_people(side: int) -> QuerySet[Game]:
+    """Finished games ``side`` won against another registered player (for the outer Rating row)."""
+    other = 1 - side
+    return Game.objects.filter(
+        **{f"user{side}": OuterRef("user"), f"user{other}__isnull": False, f"ai{other}": ""},
+        game=OuterRef("game"),
+        status=Game.Status.FINISHED,
+        winner=side,
+    ).exclude(**{f"user{other}": OuterRef("user")})
+
+
+def _count(games: QuerySet[Game]):
+    return Coalesce(Subquery(games.order_by().values("game").annotate(n=Count("pk")).values("n")[:1]), 0)
+
+
+def points_expression():
+    """An annotation for Rating rows: the player's points in that game."""
+    return _count(_wins_over_people(0)) + _count(_wins_over_people(1))
+
+
+RANKING_ORDERS = ("rating", "points")
+
+
+def ranking(game_slug: str, *, order: str = "rating") -> QuerySet[Rating]:
+    """The leaderboard of one game, best first by Elo rating or by points.
+
+    Each row is annotated with ``points`` and with ``place`` in the chosen order
+    (ties share a place).
+    """
     shown_value = Floor(F("value") + 0.5)
-    return (
-        _ranked(game_slug)
-        .select_related("user")
-        .annotate(place=Window(Rank(), order_by=shown_value.desc()))
-        .order_by("place", Lower("user__username"), "user_id")
+    rows = _ranked(game_slug).select_related("user").annotate(points=points_expression())
+    if order == "points":
+        return rows.annotate(place=Window(Rank(), order_by=F("points").desc())).order_by(
+            "place", shown_value.desc(), Lower("user__username"), "user_id"
+        )
+    return rows.annotate(place=Window(Rank(), order_by=shown_value.desc())).order_by(
+        "place", Lower("user__username"), "user_id"
     )
+
+
+def points_by_game(player) -> dict[str, int]:
+    """The player's points in each game (games without a point are absent)."""
+    points: dict[str, int] = {}
+    for side in (0, 1):
+        other = 1 - side
+        wins = (
+            Game.objects.filter(
+                **{f"user{side}": player, f"user{other}__isnull": False, f"ai{other}": ""},
+                status=Game.Status.FINISHED,
+                winner=side,
+            )
+            .exclude(**{f"user{other}": player})
+            .order_by()
+            .values("game")
+            .annotate(n=Count("pk"))
+        )
+        for row in wins:
+            points[row["game"]] = points.get(row["game"], 0) + row["n"]
+    return points
 
 
 def place_of(user, game_slug: str) -> int | None:
@@ -240,6 +293,7 @@ class ProfileRating:
     name: str
     rating: Rating | None
     place: int | None
+    points: int
     chart_points: str
     chart_first: int | None
     chart_last: int | None
@@ -252,6 +306,7 @@ def profile_ratings(player) -> list[ProfileRating]:
     """One block per game: rating, place and the points of a small rating graph."""
     ratings = {r.game: r for r in Rating.objects.filter(user=player)}
     places = places_for((player.pk, slug) for slug in ratings)
+    points = points_by_game(player)
     blocks = []
     for slug in ENGINES:
         rating = ratings.get(slug)
@@ -271,6 +326,7 @@ def profile_ratings(player) -> list[ProfileRating]:
                 name=game_name(slug),
                 rating=rating if rating is not None and rating.rated_games else None,
                 place=places.get((player.pk, slug)),
+                points=points.get(slug, 0),
                 chart_points=sparkline(values) if len(values) > 1 else "",
                 chart_first=shown(values[0]) if values else None,
                 chart_last=shown(values[-1]) if values else None,

@@ -22,6 +22,16 @@ def _eager_celery_for_unit_tests(request):
 
 
 @pytest.fixture(autouse=True)
+def _default_language():
+    """Each test starts in English: a page request leaves its language active in the thread."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.activate("en")
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache_and_layers():
     cache.clear()
     channel_layers.backends.clear()

@@ -46,6 +46,7 @@ class Code(StrEnum):
     NOTHING_TO_UNDO = "nothing_to_undo"
     NOTHING_TO_REDO = "nothing_to_redo"
     NO_REMATCH = "no_rematch"
+    NO_ABANDON = "no_abandon"
 
 
 class GameError(Exception):

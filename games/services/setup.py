@@ -13,6 +13,7 @@ from games.engines import get
 from games.models import DEFAULT_TIME_MINUTES, TIME_CONTROL_CHOICES, EndReason, Game
 from games.services import deadlines, queue
 from games.services.base import Code, GameError, commit_and_announce, locked, now, side_of
+from games.services.ending import end_for_new_game
 
 AI_LEVELS = ("easy", "medium", "hard")
 
@@ -185,12 +186,19 @@ def expire_waiting_game(game: Game) -> None:
 
 
 def rematch_computer(*, game_id: int, identity: Identity) -> Game:
-    """'New game' against the computer with the same settings, sides swapped."""
-    game = Game.objects.get(pk=game_id)
-    side = side_of(game, identity)
-    level = game.ai_of(1 - side)
-    if not level:
-        raise GameError(Code.NO_REMATCH, _("'New game' is for games against the computer."))
-    return create_computer_game(
-        identity=identity, game=game.game, level=level, side=1 - side, minutes=game.time_control // 60
-    )
+    """'New game' against the computer with the same settings, sides swapped.
+
+    A game still running is ended first, in the same transaction (see
+    ``ending.end_for_new_game``), so it never lingers "in progress" until its
+    clock runs out.
+    """
+    with transaction.atomic():
+        game = locked(game_id)
+        side = side_of(game, identity)
+        level = game.ai_of(1 - side)
+        if not level:
+            raise GameError(Code.NO_REMATCH, _("'New game' is for games against the computer."))
+        end_for_new_game(game, side)
+        return create_computer_game(
+            identity=identity, game=game.game, level=level, side=1 - side, minutes=game.time_control // 60
+        )

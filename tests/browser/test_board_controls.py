@@ -63,6 +63,7 @@ def test_keyboard_play_refusals_hints_sounds_and_undo_redo(new_context):
 
     old_url = page.url
     page.click('[data-action="new_game"]')
+    page.click('#confirm-new_game button[value="confirm"]')  # this game is still running
     page.wait_for_url(lambda url: url != old_url and "/play/" in url)
     page.wait_for_function(READY)
     assert snapshot(page)["ply"] in (0, 1)  # sides swapped: the computer may have opened

@@ -200,8 +200,10 @@ async def test_a_declined_offer_blocks_new_offers_from_that_player_for_ten_plies
     while declined["event"] != "draw_declined":
         declined = await next_of(a, "event")
     assert declined["game"]["draw_offer"] is None
+    assert declined["game"]["draw_wait"] == [10, 0]  # the snapshot tells the page how long
     await a.send_json_to({"type": "offer_draw"})
-    assert (await next_of(a, "error"))["code"] == "too_soon"
+    refused = await next_of(a, "error")
+    assert refused["code"] == "too_soon" and "after 10 more moves" in refused["message"]
     await a.disconnect()
     await b.disconnect()
 

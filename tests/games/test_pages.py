@@ -120,3 +120,10 @@ def test_every_game_has_a_rules_page_with_diagrams(client, slug):
 def test_diagrams_refuse_cells_off_the_board():
     with pytest.raises(template.TemplateSyntaxError):
         board_diagram("3x3", pieces="j9:x")
+
+
+@pytest.mark.parametrize(("lang", "text"), [("en", "Clock: 1 minute per player."), ("el", "Ρολόι: 1 λεπτό ανά παίκτη.")])
+def test_the_join_page_words_a_one_minute_clock_in_the_singular(client, user_factory, lang, text):
+    game = services.create_human_game(identity=me(user_factory("alice")), game="reversi", kind="link", minutes=1)
+    client.post("/i18n/setlang/", {"language": lang, "next": "/"})
+    assert text in client.get(f"/join/{game.invite_token}/").content.decode()

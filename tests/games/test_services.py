@@ -370,3 +370,50 @@ def test_a_move_keeps_the_flag_time_of_the_next_mover(alice, bob):
     services.resign(game_id=game.pk, identity=me(bob))
     game.refresh_from_db()
     assert game.flag_at is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_new_game_against_the_computer_resigns_the_running_game_after_two_plies(alice):
+    old = services.create_computer_game(identity=me(alice), game="reversi", level="easy", side=0, minutes=5)
+    services.play_move(game_id=old.pk, identity=me(alice), token="d3", ply=0)  # the computer replies (eager)
+    assert Game.objects.get(pk=old.pk).ply == 2
+    new = services.rematch_computer(game_id=old.pk, identity=me(alice))
+    old.refresh_from_db()
+    assert (old.status, old.end_reason, old.winner) == (Game.Status.FINISHED, "resign", 1)
+    assert new.status == Game.Status.ACTIVE and new.user1 == alice and new.time_control == 300
+
+
+def test_new_game_against_the_computer_aborts_a_game_barely_begun(alice):
+    old = services.create_computer_game(identity=me(alice), game="ataxx", level="easy", side=0, minutes=0)
+    services.rematch_computer(game_id=old.pk, identity=me(alice))
+    old.refresh_from_db()
+    assert (old.status, old.end_reason, old.winner) == (Game.Status.ABORTED, "aborted", None)
+
+
+def test_new_game_after_a_finished_game_leaves_its_result_alone(alice):
+    old = services.create_computer_game(identity=me(alice), game="ataxx", level="easy", side=0, minutes=0)
+    services.resign(game_id=old.pk, identity=me(alice))
+    services.rematch_computer(game_id=old.pk, identity=me(alice))
+    old.refresh_from_db()
+    assert (old.status, old.end_reason) == (Game.Status.FINISHED, "resign")
+
+
+def test_an_untimed_computer_game_can_be_abandoned_with_no_result(alice):
+    game = services.create_computer_game(identity=me(alice), game="reversi", level="easy", side=1, minutes=0)
+    services.abandon_computer_game(game_id=game.pk, identity=me(alice))
+    game.refresh_from_db()
+    assert (game.status, game.end_reason, game.winner) == (Game.Status.ABORTED, "abandoned", None)
+
+
+def test_only_untimed_computer_games_can_be_abandoned(alice, bob, user_factory):
+    timed = services.create_computer_game(identity=me(alice), game="reversi", level="easy", side=0, minutes=5)
+    human = live_game(alice, bob)
+    for game in (timed, human):
+        with pytest.raises(services.GameError) as refused:
+            services.abandon_computer_game(game_id=game.pk, identity=me(alice))
+        assert refused.value.code == "no_abandon"
+        assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
+    untimed = services.create_computer_game(identity=me(alice), game="ataxx", level="easy", side=0, minutes=0)
+    with pytest.raises(services.GameError) as refused:
+        services.abandon_computer_game(game_id=untimed.pk, identity=me(user_factory("carol")))
+    assert refused.value.code == "spectator"
