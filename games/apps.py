@@ -7,7 +7,7 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
-        from games import receivers  # noqa: F401  (guests keep their games on login)
-        # Registers the tasks with the Celery app in every process (web ones too):
-        # services queue them by name (games/services/queue.py).
-        from games import tasks  # noqa: F401
+        # receivers: guests keep their games on login. tasks: registered with the
+        # Celery app in every process (web ones too), since services queue them
+        # by name (games/services/queue.py).
+        from games import receivers, tasks  # noqa: F401
