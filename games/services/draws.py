@@ -15,6 +15,7 @@ from games.services.base import Code, GameError, commit_and_announce, locked, no
 from games.services.deadlines import draw_offer_lifetime
 from games.services.ending import finish
 
+
 def draw_offer_live(game: Game, *, at: datetime) -> bool:
     return (
         game.draw_offer_side is not None
