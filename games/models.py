@@ -212,3 +212,41 @@ class Favourite(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} ★ {self.game_id}"
+
+
+class Analysis(models.Model):
+    """The computer's analysis of one finished game (``games.ai.analysis``).
+
+    ``positions`` grows by one evaluation per position as the worker goes (index
+    = ply), so a run that stops is continued, never restarted; ``judgements``
+    and ``summary`` are filled when every position is in.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    requested_guest = models.CharField(max_length=64, blank=True, db_index=True)
+    budget = models.JSONField(default=dict)  # the fixed budget per position it was made with
+    total = models.PositiveIntegerField(default=0)  # positions to evaluate: plies + 1
+    done = models.PositiveIntegerField(default=0)  # == len(positions)
+    positions = models.JSONField(default=list)
+    judgements = models.JSONField(default=list)
+    summary = models.JSONField(default=list)  # [first player, second player]
+    error = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    updated_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "analyses"
+
+    def __str__(self) -> str:
+        return f"analysis of {self.game_id} ({self.status} {self.done}/{self.total})"

@@ -75,3 +75,24 @@ def draw_command(game_id: int, command: str, user_id: int | None, guest_key: str
             services.answer_draw(game_id=game_id, identity=identity, accept=command == "accept")
     except services.GameError as exc:
         _reply_error(reply_channel, exc)
+
+
+@shared_task(
+    queue="analysis",  # never in front of live games' tasks (see docs: the queue layout)
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def analyse_game(analysis_id: int) -> None:
+    """Computer analysis of a finished game; resumable (each position is stored as it is done)."""
+    from games import analysis
+
+    try:
+        analysis.run_analysis(analysis_id)
+    except OperationalError:
+        raise
+    except Exception as exc:
+        analysis.mark_failed(analysis_id, f"{type(exc).__name__}: {exc}")
+        raise

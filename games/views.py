@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.db.models import Q
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from accounts.identity import identity_from_request
+from games import analysis as game_analysis
 from games import events, services
 from games.engines import ENGINES
 from games.engines.record import dump_record
 from games.forms import NewGameForm
-from games.models import Game
+from games.models import Analysis, Game
 
 
 def _open_challenges(request):
@@ -205,7 +207,8 @@ def replay(request, game_id: int):
     return render(
         request, "games/replay.html",
         {"game": game, "replay": {"game": game.game, "moves": game.tokens, "positions": positions,
-                                   "snapshot": events.snapshot(game)}},
+                                   "snapshot": events.snapshot(game)},
+         "analysis": game_analysis.as_json(Analysis.objects.filter(game=game).first())},
     )
 
 
@@ -235,3 +238,25 @@ def rules(request, slug: str):
         raise Http404
     return render(request, f"games/rules/{slug}.html", {"engine": ENGINES[slug]})
 
+
+
+_REFUSAL_STATUS = {"not_found": 404, "not_finished": 409, "no_identity": 403, "busy": 429, "quota": 429}
+
+
+def analysis(request, game_id: int):
+    """GET: the game's analysis (progress or result). POST: start it (or get the stored one)."""
+    if request.method == "POST":
+        try:
+            found = game_analysis.request_analysis(game_id=game_id, identity=identity_from_request(request))
+        except game_analysis.AnalysisRefused as refused:
+            response = JsonResponse({"error": refused.message, "code": refused.code,
+                                     "retry_at": refused.retry_at.isoformat() if refused.retry_at else None},
+                                    status=_REFUSAL_STATUS[refused.code])
+            if refused.retry_at is not None:
+                response["Retry-After"] = str(max(1, int((refused.retry_at - timezone.now()).total_seconds())))
+            return response
+        return JsonResponse(game_analysis.as_json(found))
+    if request.method != "GET":
+        return HttpResponseNotAllowed(["GET", "POST"])
+    game = get_object_or_404(Game, pk=game_id)
+    return JsonResponse(game_analysis.as_json(Analysis.objects.filter(game=game).first()))
