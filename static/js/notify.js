@@ -34,7 +34,16 @@
     timer = null;
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
     var socket = new WebSocket(scheme + location.host + "/ws/notify/");
-    socket.onopen = function () { delay = MIN_DELAY; };
+    window.siteNotifySend = function (message) {
+      if (socket.readyState !== WebSocket.OPEN) return false;
+      socket.send(JSON.stringify(message));
+      return true;
+    };
+    socket.onopen = function () {
+      delay = MIN_DELAY;
+      // Pages subscribe to more (a game's analysis) on every (re)connection.
+      document.dispatchEvent(new CustomEvent("site:notify-open"));
+    };
     socket.onmessage = function (event) {
       var data;
       try { data = JSON.parse(event.data); } catch (e) { return; }
