@@ -65,8 +65,10 @@ def start_embedded_redis(data_dir: Path, *, port: int | None = None, persist: bo
 
 
 def celery_worker_command(*, concurrency: int = 2, beat: bool = False) -> list[str]:
+    # Every queue (the default one, live, background, analysis): `make run` and the tests run one worker.
     cmd = [PYTHON, "-m", "celery", "-A", "config", "worker", "--loglevel", "info",
-           "--concurrency", str(concurrency), "--without-gossip", "--without-mingle"]
+           "--concurrency", str(concurrency), "--without-gossip", "--without-mingle",
+           "-Q", "celery,live,background,analysis"]
     if beat:
         cmd += ["--beat", "--schedule", str(BASE_DIR / "var" / "celerybeat-schedule")]
     return cmd

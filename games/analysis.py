@@ -44,6 +44,7 @@ from games.models import Analysis, Game
 
 logger = logging.getLogger(__name__)
 
+ANALYSIS_QUEUE = "analysis"  # its own queue: live games never wait behind an analysis
 STALE_AFTER = timedelta(minutes=5)
 WINDOW = timedelta(hours=24)
 UNDER_WAY = (Analysis.Status.QUEUED, Analysis.Status.RUNNING)
@@ -142,7 +143,7 @@ def request_analysis(*, game_id: int, identity: Identity, now: datetime | None =
 def _enqueue(analysis_id: int) -> None:
     from games.tasks import analyse_game
 
-    analyse_game.delay(analysis_id)
+    analyse_game.apply_async((analysis_id,), queue=ANALYSIS_QUEUE)
 
 
 def _announce(analysis: Analysis, status: str, done: int) -> None:

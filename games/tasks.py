@@ -78,7 +78,6 @@ def draw_command(game_id: int, command: str, user_id: int | None, guest_key: str
 
 
 @shared_task(
-    queue="analysis",  # never in front of live games' tasks (see docs: the queue layout)
     acks_late=True,
     reject_on_worker_lost=True,
     autoretry_for=(OperationalError,),
@@ -86,7 +85,11 @@ def draw_command(game_id: int, command: str, user_id: int | None, guest_key: str
     max_retries=5,
 )
 def analyse_game(analysis_id: int) -> None:
-    """Computer analysis of a finished game; resumable (each position is stored as it is done)."""
+    """Computer analysis of a finished game; resumable (each position is stored as it is done).
+
+    Always sent to queue ``analysis`` (``games.analysis.ANALYSIS_QUEUE``), never in
+    front of live games' tasks.
+    """
     from games import analysis
 
     try:
