@@ -15,6 +15,7 @@ from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery, 
 from django.db.models.functions import Coalesce, Floor, Lower, Rank
 from django.utils.translation import gettext_lazy as _
 
+from games.analysis import summaries_for
 from games.engines import ENGINES
 from games.models import Favourite, Game
 from games.names import game_name
@@ -144,6 +145,7 @@ class HistoryRow:
     change: RatingChange | None
     unrated_reason: str
     starred: bool
+    analysis: dict | None = None  # the viewer's accuracy and error counts, once the game is analysed
 
     @property
     def css_class(self) -> str:
@@ -176,6 +178,7 @@ def history_rows(identity, games: Iterable[Game], *, starred_ids: Iterable[int])
     places_now = places_for(
         (g.user_id_of(1 - sides[g.pk]), g.game) for g in games if sides[g.pk] is not None
     )
+    analysed = summaries_for([g.pk for g in games])
     rows = []
     for g in games:
         me = sides[g.pk]
@@ -208,6 +211,7 @@ def history_rows(identity, games: Iterable[Game], *, starred_ids: Iterable[int])
                 change=changes.get(g.pk),
                 unrated_reason=str(reason),
                 starred=g.pk in starred,
+                analysis=analysed[g.pk][me] if g.pk in analysed else None,
             )
         )
     return rows

@@ -216,3 +216,21 @@ def test_replay_page_carries_the_stored_analysis(user_factory, queued):
     unfinished = finished_game(tokens=SHORT_REVERSI[:3], status=Game.Status.ACTIVE)
     page = Client().get(f"/play/{unfinished.pk}/replay/")
     assert b'id="analyse"' not in page.content and b"Only finished games can be analysed." in page.content
+
+
+@pytest.mark.django_db
+def test_the_history_row_shows_the_players_accuracy_and_errors(user_factory, queued):
+    ann = user_factory()
+    analysed, plain = finished_game(user=ann), finished_game(user=ann)
+    pending = analysis.request_analysis(game_id=analysed.pk, identity=Identity(ann, None))
+    analysis.run_analysis(pending.pk)
+    mine = Analysis.objects.get(pk=pending.pk).summary[0]
+    client = Client()
+    client.force_login(ann)
+    page = client.get("/history/").content.decode()
+    row = page[page.index(f'data-game="{analysed.pk}"'):]
+    row = row[: row.index("</tr>")]
+    assert f"{mine['accuracy']:.1f} % accuracy" in row
+    assert f"{mine['counts']['blunder']}??" in row
+    other = page[page.index(f'data-game="{plain.pk}"'):]
+    assert f'/play/{plain.pk}/replay/#analysis">Analyse</a>' in other[: other.index("</tr>")]
