@@ -206,8 +206,12 @@ export function setupAnalysis({ root, replay, show, showPosition, onShow, names 
     pollTimer = null;
   }
 
+  // Registered players' pages watch the game's analysis from the start, so an
+  // analysis someone else starts shows its progress here too.
   function subscribe() {
-    return typeof window.siteNotifySend === "function" && window.siteNotifySend({ type: "watch_analysis", game: gameId });
+    const sent = typeof window.siteNotifySend === "function" && window.siteNotifySend({ type: "watch_analysis", game: gameId });
+    if (sent) box.dataset.watching = "1";
+    return sent;
   }
 
   function watch() {
@@ -217,14 +221,13 @@ export function setupAnalysis({ root, replay, show, showPosition, onShow, names 
     if (pollTimer === null) pollTimer = setInterval(() => fetchState("GET"), live ? 5000 : 1500);
   }
 
-  document.addEventListener("site:notify-open", () => {
-    if (data.status === "queued" || data.status === "running") subscribe();
-  });
+  document.addEventListener("site:notify-open", subscribe);
   document.addEventListener("site:notify", (event) => {
     const message = event.detail;
     if (!message || message.type !== "analysis" || message.game !== gameId) return;
     if (message.status === "running" || message.status === "queued") {
       data.status = message.status;
+      if (button) button.hidden = true;
       showProgress(message.done, message.total);
     } else {
       fetchState("GET"); // done or failed: read the whole result once
@@ -235,5 +238,6 @@ export function setupAnalysis({ root, replay, show, showPosition, onShow, names 
     placeMarker(ply);
     better.hidden = true;
   });
+  subscribe();
   render();
 }
