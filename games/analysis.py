@@ -175,7 +175,8 @@ def run_analysis(analysis_id: int) -> bool:
     budget = analysis.budget or maths.BUDGET[game.game]
     positions: list[dict[str, Any]] = list(analysis.positions)
     Analysis.objects.filter(pk=analysis.pk).update(status=Analysis.Status.RUNNING, updated_at=timezone.now())
-    state = replay(engine, tokens[: len(positions)])
+    start = game.start_state()
+    state = replay(engine, tokens[: len(positions)], start)
     for index in range(len(positions), len(tokens) + 1):
         positions.append(maths.evaluate(engine, state, budget).as_dict())
         stored = Analysis.objects.filter(pk=analysis.pk, done=index).update(
@@ -187,9 +188,9 @@ def run_analysis(analysis_id: int) -> bool:
         if index < len(tokens):
             state = engine.play(state, tokens[index])
     evals = [maths.PositionEval.from_dict(p) for p in positions]
-    judgements = maths.judge_game(engine, tokens, evals)
+    judgements = maths.judge_game(engine, tokens, evals, start)
     rows = []
-    state = engine.initial()
+    state = start
     for judged, token in zip(judgements, tokens, strict=True):
         row = judged.as_dict()
         if judged.best is not None:  # the board after the better move, for the page to show
@@ -238,3 +239,34 @@ def summaries_for(game_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
     return dict(
         Analysis.objects.filter(game_id__in=game_ids, status=Analysis.Status.DONE).values_list("game_id", "summary")
     )
+
+
+def position_at(game: Game, ply: int) -> Any:
+    """The engine state of ``game`` after ``ply`` moves; AnalysisRefused for a ply it never reached."""
+    if not 0 <= ply <= len(game.tokens):
+        raise AnalysisRefused("bad_ply", _("This game has no move %(ply)s.") % {"ply": ply})
+    return replay(game.engine, list(game.tokens[:ply]), game.start_state())
+
+
+def play_from_here(*, game_id: int, ply: int, identity: Identity, level: str, side: int) -> Game:
+    """A new game against the computer from the position after ``ply`` moves of a finished game.
+
+    Only games that are over: a position of a game still being played would be
+    a way to get the computer's help in it. ``side`` is the side the player takes.
+    """
+    from games import services
+
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise AnalysisRefused("not_found", _("There is no such game."))
+    if not game.is_over:
+        raise AnalysisRefused("not_finished", _("You can play from a position once the game is over."))
+    if side not in (0, 1):
+        raise AnalysisRefused("bad_side", _("Choose a side."))
+    state = position_at(game, ply)
+    try:
+        return services.create_computer_game(
+            identity=identity, game=game.game, level=level, side=side, minutes=0, start_fen=game.engine.fen(state)
+        )
+    except services.GameError as exc:
+        raise AnalysisRefused(exc.code, exc.message) from None

@@ -77,6 +77,8 @@ class Game(models.Model):
     ply = models.PositiveIntegerField(default=0)
     version = models.PositiveIntegerField(default=0)  # bumped by every broadcast event
     state = models.JSONField(default=dict)
+    # The position the game started from ("Play from here"), as the engine's FEN; empty = the usual start.
+    start_fen = models.CharField(max_length=200, blank=True)
     tokens = models.JSONField(default=list, blank=True)  # the move tokens so far (cache of Move rows)
     redo_moves = models.JSONField(default=list, blank=True)  # computer games: moves taken back
 
@@ -175,6 +177,10 @@ class Game(models.Model):
         parsed = self.engine.loads(self.state) if self.state else self.engine.initial()
         self._parsed_state = (self.state, parsed)
         return parsed
+
+    def start_state(self) -> Any:
+        """The position before the first move (the usual one unless the game started from a FEN)."""
+        return self.engine.from_fen(self.start_fen) if self.start_fen else self.engine.initial()
 
     def clock_ms(self, side: int) -> int:
         return self.clock0_ms if side == 0 else self.clock1_ms

@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from accounts.identity import Identity
 from games import events, rows
 from games.engines import get
+from games.engines.base import InvalidPosition
 from games.models import DEFAULT_TIME_MINUTES, TIME_CONTROL_CHOICES, Game, Move
 from games.signals import game_finished
 
@@ -214,15 +215,26 @@ def _flag_if_expired(game: Game, *, now: datetime) -> bool:
 
 
 def create_computer_game(
-    *, identity: Identity, game: str, level: str, side: int | None = None, minutes: int = 0
+    *, identity: Identity, game: str, level: str, side: int | None = None, minutes: int = 0, start_fen: str = ""
 ) -> Game:
-    """A game against the computer; it starts at once."""
-    get(game)  # KeyError for an unknown game is a programming error; views validate first
+    """A game against the computer; it starts at once (from ``start_fen`` when given)."""
+    engine = get(game)  # KeyError for an unknown game is a programming error; views validate first
     if level not in ("easy", "medium", "hard"):
         raise GameError("bad_level", _("Choose Easy, Medium or Hard."))
+    start = None
+    if start_fen:
+        try:
+            start = engine.from_fen(start_fen)
+        except InvalidPosition as exc:
+            raise GameError("bad_position", _("That position is not valid: %(reason)s") % {"reason": exc}) from None
+        if engine.outcome(start) is not None:
+            raise GameError("position_over", _("The game is already over in that position."))
     side = random.randrange(2) if side is None else side
     with transaction.atomic():
         new = Game(game=game, kind=Game.Kind.COMPUTER, time_control=_validate_time_control(minutes, computer=True))
+        if start is not None:
+            new.start_fen = engine.fen(start)
+            new.state = engine.dumps(start)
         _seat(new, side, identity)
         _seat(new, 1 - side, ai=level)
         new.created_by = identity.user
@@ -655,7 +667,7 @@ def redo(*, game_id: int, identity: Identity) -> Game:
 
 def _rebuild(game: Game, tokens: list[str]) -> None:
     engine = game.engine
-    state = engine.initial()
+    state = game.start_state()
     for token in tokens:
         state = engine.play(state, token)
     game.tokens = tokens
@@ -672,6 +684,7 @@ def rematch_computer(*, game_id: int, identity: Identity) -> Game:
     if not level:
         raise GameError("no_rematch", _("'New game' is for games against the computer."))
     return create_computer_game(
-        identity=identity, game=game.game, level=level, side=1 - side, minutes=game.time_control // 60
+        identity=identity, game=game.game, level=level, side=1 - side, minutes=game.time_control // 60,
+        start_fen=game.start_fen,
     )
 

@@ -11,6 +11,7 @@ urlpatterns = [
     path("play/<int:game_id>/cancel/", views.cancel, name="cancel_game"),
     path("play/<int:game_id>/replay/", views.replay, name="replay"),
     path("play/<int:game_id>/analysis.json", views.analysis, name="analysis"),
+    path("play/<int:game_id>/from/", views.play_from_here, name="play_from_here"),
     path("play/<int:game_id>/record.txt", views.record, name="record"),
     path("join/<str:token>/", views.join, name="join"),
     path("lobby.json", views.lobby, name="lobby"),

@@ -7,6 +7,7 @@ from django.db.models import Q
 from django.http import Http404, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.identity import identity_from_request
@@ -199,7 +200,7 @@ def replay(request, game_id: int):
     if game.status == Game.Status.WAITING:
         raise Http404
     engine = game.engine
-    state = engine.initial()
+    state = game.start_state()
     positions = [engine.view(state)]
     for token in game.tokens:
         state = engine.play(state, token)
@@ -227,7 +228,9 @@ def record(request, game_id: int):
         "Result": result,
         "Termination": game.end_reason or "unterminated",
     }
-    text = dump_record(game.engine, list(game.tokens), headers)
+    if game.start_fen:
+        headers["FEN"] = game.start_fen
+    text = dump_record(game.engine, list(game.tokens), headers, start=game.start_state())
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{game.game}-{game.pk}.txt"'
     return response
@@ -260,3 +263,25 @@ def analysis(request, game_id: int):
         return HttpResponseNotAllowed(["GET", "POST"])
     game = get_object_or_404(Game, pk=game_id)
     return JsonResponse(game_analysis.as_json(Analysis.objects.filter(game=game).first()))
+
+
+@require_POST
+def play_from_here(request, game_id: int):
+    """'Play from here' on a replay: a game against the computer from the position shown."""
+    try:
+        ply = int(request.POST.get("ply", ""))
+        side = int(request.POST.get("side", ""))
+    except ValueError:
+        messages.error(request, _("Choose a move and a side."))
+        return redirect("replay", game_id=game_id)
+    try:
+        game = game_analysis.play_from_here(
+            game_id=game_id, ply=ply, identity=identity_from_request(request),
+            level=request.POST.get("level", ""), side=side,
+        )
+    except game_analysis.AnalysisRefused as refused:
+        if refused.code == "not_found":
+            raise Http404 from None
+        messages.error(request, refused.message)
+        return redirect("replay", game_id=game_id)
+    return redirect(game.get_absolute_url())

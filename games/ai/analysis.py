@@ -49,11 +49,11 @@ SEED = 20_240_517  # the Monte Carlo searches' fixed seed
 # The fixed budget per position (see the module docstring). Tuned so that a
 # whole game takes well under 30 s on one core; bench/analysis.py measures it.
 BUDGET: dict[str, dict[str, int]] = {
-    "reversi": {"depth": 4},
-    "ataxx": {"depth": 2},
+    "reversi": {"depth": 6},
+    "ataxx": {"depth": 4},
     "quantum_ttt": {"depth": 4},
-    "ultimate_ttt": {"iterations": 1500},
-    "four_tac_toe": {"iterations": 600},
+    "ultimate_ttt": {"iterations": 3000},
+    "four_tac_toe": {"iterations": 1000},
 }
 # Score units per unit of the logistic: chances = tanh(score / (2 * SCALE)).
 SCALE: dict[str, float] = {"reversi": 50.0, "ataxx": 8.0, "quantum_ttt": 12.0}
@@ -198,13 +198,25 @@ class _Negamax:
     which the same side moves again keeps the score's sign.
     """
 
-    def __init__(self, engine: Engine, static: Callable[[Any], float],
-                 free: Callable[[str], bool], order: Callable[[Any, list[str]], list[str]] | None = None) -> None:
+    def __init__(self, engine: Engine, static: Callable[[Any], float], free: Callable[[str], bool]) -> None:
         self.engine = engine
         self.static = static
         self.free = free
-        self.order = order
         self.nodes = 0
+
+    def _ordered(self, state: Any, moves: list[str], me: int) -> list[str]:
+        """Most promising first (by the static score after the move), so alpha-beta cuts early."""
+        engine, keyed = self.engine, []
+        for index, move in enumerate(moves):
+            child = engine.play(state, move)
+            done = engine.outcome(child)
+            if done is not None:
+                key = -_WIN if done.winner == me else _WIN if done.winner is not None else 0.0
+            else:
+                key = self.static(child) * (1 if engine.to_move(child) != me else -1)
+            keyed.append((key, index, move))
+        keyed.sort()
+        return [move for _, _, move in keyed]
 
     def search(self, state: Any, depth: int, alpha: float, beta: float, ply: int) -> tuple[float, list[str]]:
         self.nodes += 1
@@ -213,8 +225,8 @@ class _Negamax:
         moves = engine.legal_moves(state)
         if depth <= 0 and not (len(moves) == 1 and self.free(moves[0])):
             return self.static(state), []
-        if self.order is not None:
-            moves = self.order(state, moves)
+        if depth >= 2 and len(moves) > 1:
+            moves = self._ordered(state, moves, me)
         best_value, best_line = -math.inf, []
         for move in moves:
             child = engine.play(state, move)

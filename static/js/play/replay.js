@@ -55,6 +55,14 @@ function show(n) {
   root.querySelector("[data-step='next']").disabled = ply === replay.moves.length;
   root.querySelector("[data-step='last']").disabled = ply === replay.moves.length;
   window.__replay = { ply, snapshot };
+  const from = root.querySelector("#play-from");
+  if (from) {
+    // "Play from here" starts from the position shown, as the side to move unless chosen otherwise.
+    from.querySelector("[name=ply]").value = ply;
+    const over = Boolean(snapshot.position.outcome);
+    if (!over) from.querySelector("[name=side]").value = String(snapshot.position.to_move);
+    from.querySelector("button").disabled = over;
+  }
   onShow.forEach((listener) => listener(ply));
 }
 
