@@ -256,3 +256,24 @@ class Analysis(models.Model):
 
     def __str__(self) -> str:
         return f"analysis of {self.game_id} ({self.status} {self.done}/{self.total})"
+
+
+class PositionEvaluation(models.Model):
+    """One position evaluated on request on the analysis board, kept: the same
+    position at the same budget always gets the same answer."""
+
+    game = models.CharField(max_length=20, choices=GAME_CHOICES)
+    fen = models.CharField(max_length=200)
+    result = models.JSONField(null=True, blank=True)  # games.ai.analysis.PositionEval.as_dict()
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    requested_guest = models.CharField(max_length=64, blank=True, db_index=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "fen"], name="games_evaluation_once")]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.fen}"

@@ -99,3 +99,12 @@ def analyse_game(analysis_id: int) -> None:
     except Exception as exc:
         analysis.mark_failed(analysis_id, f"{type(exc).__name__}: {exc}")
         raise
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, autoretry_for=(OperationalError,), retry_backoff=True,
+             max_retries=5)
+def evaluate_position(evaluation_id: int) -> None:
+    """One position of the analysis board (sent to queue ``analysis``)."""
+    from games import analysis
+
+    analysis.run_board_evaluation(evaluation_id)

@@ -202,13 +202,15 @@ def replay(request, game_id: int):
     engine = game.engine
     state = game.start_state()
     positions = [engine.view(state)]
+    fens = [engine.fen(state)]
     for token in game.tokens:
         state = engine.play(state, token)
         positions.append(engine.view(state))
+        fens.append(engine.fen(state))
     return render(
         request, "games/replay.html",
         {"game": game, "replay": {"game": game.game, "moves": game.tokens, "positions": positions,
-                                   "snapshot": events.snapshot(game)},
+                                   "snapshot": events.snapshot(game), "fens": fens if game.is_over else None},
          "analysis": game_analysis.as_json(Analysis.objects.filter(game=game).first())},
     )
 
@@ -285,3 +287,49 @@ def play_from_here(request, game_id: int):
         messages.error(request, refused.message)
         return redirect("replay", game_id=game_id)
     return redirect(game.get_absolute_url())
+
+
+def _refusal(refused: game_analysis.AnalysisRefused) -> JsonResponse:
+    status = {"not_found": 404, "busy": 429, "quota": 429, "no_identity": 403}.get(refused.code, 400)
+    response = JsonResponse({"error": refused.message, "code": refused.code,
+                             "retry_at": refused.retry_at.isoformat() if refused.retry_at else None}, status=status)
+    if refused.retry_at is not None:
+        response["Retry-After"] = str(max(1, int((refused.retry_at - timezone.now()).total_seconds())))
+    return response
+
+
+def analysis_board(request, slug: str):
+    """The free analysis board of a game: set up a position by FEN or by moves, evaluate it on request."""
+    if slug not in ENGINES:
+        raise Http404
+    error = ""
+    try:
+        start = game_analysis.board_position(slug, request.GET.get("fen", ""))
+    except game_analysis.AnalysisRefused as refused:
+        error = refused.message
+        start = game_analysis.board_position(slug)
+    return render(request, "games/analysis_board.html", {"slug": slug, "start": {"game": slug, **start},
+                                                          "error": error})
+
+
+@require_POST
+def analysis_board_position(request, slug: str):
+    """The position after a FEN (or the start) and moves: its FEN and view, or why not."""
+    try:
+        return JsonResponse(game_analysis.board_position(
+            slug, request.POST.get("fen", ""), request.POST.get("moves", "").split()))
+    except game_analysis.AnalysisRefused as refused:
+        return _refusal(refused)
+
+
+def analysis_board_evaluation(request, slug: str):
+    """GET: the stored evaluation of ``fen``. POST: evaluate it (queued) unless it is stored."""
+    try:
+        if request.method == "POST":
+            return JsonResponse(game_analysis.request_board_evaluation(
+                slug=slug, fen=request.POST.get("fen", ""), identity=identity_from_request(request)))
+        if request.method == "GET":
+            return JsonResponse(game_analysis.board_evaluation(slug, request.GET.get("fen", "")))
+    except game_analysis.AnalysisRefused as refused:
+        return _refusal(refused)
+    return HttpResponseNotAllowed(["GET", "POST"])

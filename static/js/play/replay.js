@@ -63,6 +63,8 @@ function show(n) {
     if (!over) from.querySelector("[name=side]").value = String(snapshot.position.to_move);
     from.querySelector("button").disabled = over;
   }
+  const boardLink = root.querySelector("#board-link");
+  if (boardLink && replay.fens) boardLink.href = `${boardLink.dataset.base}?fen=${encodeURIComponent(replay.fens[ply])}`;
   onShow.forEach((listener) => listener(ply));
 }
 
