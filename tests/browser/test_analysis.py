@@ -92,3 +92,58 @@ def test_a_player_analyses_a_game_and_reads_the_graph_and_the_blunder(new_contex
     expect(page.locator("#analysis-status")).to_have_text(_page_text(lang, "Analysis complete."))
     expect(page.locator(f'#move-list li[data-ply="{BLUNDER_PLY}"] .judgement.kind-blunder')).to_have_text("??")
     screenshot(page, f"analysis-{lang}-phone")
+
+
+CORNER_ON_OFFER = "-XOOOOO---XOXO----XXOX----OXOX-----XOO----XXXXXX---X------XXX--- O"
+
+
+def test_play_from_here_and_the_analysis_board(new_context, login_session, user_factory):
+    from games.engines import get
+    from games.engines.base import replay
+    from games.models import Game
+    from tests.browser.pages import click_move
+
+    reversi = get("reversi")
+    ann = user_factory("ann_from_here")
+    old = finished_game(user=ann)
+    page = new_context(session_cookie=login_session(ann)).new_page()
+    page.goto(f"/play/{old.pk}/replay/")
+    for _ in range(3):
+        page.click("[data-step='prev']")
+    assert page.evaluate("window.__replay.ply") == 6
+    expect(page.locator("#play-from [name=side]")).to_have_value("0")  # the side to move at ply 6
+    page.select_option("#play-from [name=level]", "easy")
+    with page.expect_navigation():
+        page.click("#play-from button")
+    new = Game.objects.exclude(pk=old.pk).get()
+    assert page.url.endswith(new.get_absolute_url())
+    assert new.start_fen == reversi.fen(replay(reversi, SHORT_REVERSI[:6])) and new.ai1 == "easy"
+    page.wait_for_function("() => window.__game && window.__game.snapshot.position.to_move === 0")
+    expect(page.locator("#status")).to_have_text("Your move.")
+
+    # The analysis board from a replay position: play a move, then ask for the evaluation.
+    page.goto(f"/play/{old.pk}/replay/")
+    page.click("[data-step='first']")
+    page.click("[data-step='next']")
+    page.click("[data-step='next']")
+    with page.expect_navigation():
+        page.click("#board-link")
+    after_two = reversi.fen(replay(reversi, SHORT_REVERSI[:2]))
+    page.wait_for_function("() => window.__board")
+    assert page.evaluate("window.__board.fen") == after_two
+    click_move(page, "reversi", "b3")
+    after_three = reversi.fen(replay(reversi, SHORT_REVERSI[:3]))
+    page.wait_for_function(f"() => window.__board.fen === {after_three!r}")
+    page.click("#evaluate")
+    expect(page.locator("#evaluation")).to_contain_text("Best move:", timeout=30_000)
+    # Set up a position by its FEN: white should take the a1 corner.
+    page.fill("#fen-input", CORNER_ON_OFFER)
+    page.click("#fen-form button")
+    page.wait_for_function(f"() => window.__board.fen === {CORNER_ON_OFFER!r}")
+    page.click("#evaluate")
+    expect(page.locator("#evaluation")).to_contain_text("Best move: a1", timeout=30_000)
+    screenshot(page, "analysis-board-desktop")
+    page.fill("#fen-input", "not a position")
+    page.click("#fen-form button")
+    expect(page.locator("#board-error")).to_contain_text("That position is not valid")
+    assert page.evaluate("window.__board.fen") == CORNER_ON_OFFER

@@ -25,7 +25,7 @@ let asked = null; // the FEN whose evaluation is awaited
 
 function draw() {
   const position = current.position;
-  const snapshot = { game: slug, status: "active", v: history.length, ply: history.length, last_move: current.last, position, players: [null, null] };
+  const snapshot = { game: slug, status: "active", v: history.length, ply: history.length, last_move: current.best || current.last, position, players: [null, null] };
   renderer.render({ snapshot, position, you: position.to_move, canMove: !position.outcome, showHints: true });
   fenInput.value = current.fen;
   root.querySelector("#board-to-move").textContent = position.outcome
@@ -101,6 +101,8 @@ async function evaluate() {
     return;
   }
   evaluation.textContent = describe(data);
+  current.best = data.best; // the best move is highlighted on the board as a move is
+  draw();
   window.__board.evaluation = data;
 }
 
