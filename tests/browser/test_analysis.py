@@ -147,3 +147,17 @@ def test_play_from_here_and_the_analysis_board(new_context, login_session, user_
     page.click("#fen-form button")
     expect(page.locator("#board-error")).to_contain_text("That position is not valid")
     assert page.evaluate("window.__board.fen") == CORNER_ON_OFFER
+
+
+def test_analyse_from_the_history_starts_it_on_the_replay(new_context, login_session, user_factory):
+    ann = user_factory("ann_history")
+    game = finished_game(user=ann)
+    page = new_context(session_cookie=login_session(ann)).new_page()
+    page.goto("/history/")
+    with page.expect_navigation():
+        page.click(f'tr[data-game="{game.pk}"] .analysis-cell a')
+    expect(page.locator("#analysis-status")).to_have_text("Analysis complete.", timeout=60_000)
+    page.goto("/history/")
+    stored = Analysis.objects.get(game=game)
+    expect(page.locator(f'tr[data-game="{game.pk}"] .analysis-cell a')).to_have_text(
+        f"{stored.summary[0]['accuracy']:.1f} % accuracy")

@@ -233,4 +233,4 @@ def test_the_history_row_shows_the_players_accuracy_and_errors(user_factory, que
     assert f"{mine['accuracy']:.1f} % accuracy" in row
     assert f"{mine['counts']['blunder']}??" in row
     other = page[page.index(f'data-game="{plain.pk}"'):]
-    assert f'/play/{plain.pk}/replay/#analysis">Analyse</a>' in other[: other.index("</tr>")]
+    assert f'/play/{plain.pk}/replay/#analyse">Analyse</a>' in other[: other.index("</tr>")]

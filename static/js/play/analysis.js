@@ -240,4 +240,6 @@ export function setupAnalysis({ root, replay, show, showPosition, onShow, names 
   });
   subscribe();
   render();
+  // The history's "Analyse" links here with #analyse: start at once.
+  if (location.hash === "#analyse" && button && !button.hidden) fetchState("POST");
 }
