@@ -234,3 +234,54 @@ def test_the_history_row_shows_the_players_accuracy_and_errors(user_factory, que
     assert f"{mine['counts']['blunder']}??" in row
     other = page[page.index(f'data-game="{plain.pk}"'):]
     assert f'/play/{plain.pk}/replay/#analyse">Analyse</a>' in other[: other.index("</tr>")]
+
+
+def _random_reversi_game(seed: int) -> list[str]:
+    import random
+
+    engine, rng = get("reversi"), random.Random(seed)
+    state, moves = engine.initial(), []
+    while engine.outcome(state) is None:
+        moves.append(rng.choice(engine.legal_moves(state)))
+        state = engine.play(state, moves[-1])
+    return moves
+
+
+@pytest.mark.django_db
+def test_reversi_endgame_moves_are_labelled_perfect_or_with_the_discs_they_lose(user_factory, queued):
+    ann = user_factory()
+    moves = _random_reversi_game(5)
+    game = finished_game("reversi", moves, user=ann)
+    pending = analysis.request_analysis(game_id=game.pk, identity=Identity(ann, None))
+    assert analysis.run_analysis(pending.pk)
+    done = Analysis.objects.get(pk=pending.pk)
+    engine, state = get("reversi"), get("reversi").initial()
+    labelled = []
+    for judged, move in zip(done.judgements, moves, strict=True):
+        empties = 64 - (state.black | state.white).bit_count()
+        if empties <= maths.EXACT_EMPTIES:
+            assert judged["exact_loss"] is not None and judged["exact_loss"] >= 0
+            labelled.append(judged["exact_loss"])
+            if judged["exact_loss"] > 0 and not judged["forced"]:
+                assert judged["best"] and judged["best"] != move  # the perfect move is shown
+        else:
+            assert judged["exact_loss"] is None
+        state = engine.play(state, move)
+    assert 0 in labelled and any(loss > 0 for loss in labelled)  # a random player is sometimes perfect
+    # The exact final score: the last position's disc difference, empties to the winner.
+    black, white = engine.score(state)
+    assert done.positions[-1]["exact"] == (black - white) + (64 - black - white) * ((black > white) - (black < white))
+
+
+@pytest.mark.django_db
+def test_a_stalled_analysis_shows_as_stalled_and_asking_again_continues_it(
+        user_factory, queued, django_capture_on_commit_callbacks):
+    ann = user_factory()
+    game = finished_game("quantum_ttt", QTTT_GAME, user=ann)
+    pending = analysis.request_analysis(game_id=game.pk, identity=Identity(ann, None))
+    Analysis.objects.filter(pk=pending.pk).update(status=Analysis.Status.RUNNING, done=0,
+                                                  updated_at=timezone.now() - timedelta(minutes=10))
+    assert analysis.as_json(Analysis.objects.get(pk=pending.pk))["status"] == "stalled"
+    with django_capture_on_commit_callbacks(execute=True):
+        again = analysis.request_analysis(game_id=game.pk, identity=Identity(ann, None))
+    assert again.pk == pending.pk and again.status == Analysis.Status.QUEUED and queued == [pending.pk]
