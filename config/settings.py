@@ -322,3 +322,10 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.getenv("DJANGO_LOG_LEVEL", "INFO")},
     "loggers": {"daphne": {"level": "WARNING"}},
 }
+
+# Computer analysis of finished games (games/analysis.py): new analyses per 24 hours.
+ANALYSIS_DAILY_QUOTA = int(os.getenv("ANALYSIS_DAILY_QUOTA", "20"))
+ANALYSIS_GUEST_DAILY_QUOTA = int(os.getenv("ANALYSIS_GUEST_DAILY_QUOTA", "3"))
+# The analysis board's evaluations on request, per 24 hours.
+BOARD_DAILY_QUOTA = int(os.getenv("BOARD_DAILY_QUOTA", "200"))
+BOARD_GUEST_DAILY_QUOTA = int(os.getenv("BOARD_GUEST_DAILY_QUOTA", "30"))

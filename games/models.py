@@ -104,6 +104,8 @@ class Game(models.Model):
     ply = models.PositiveIntegerField(default=0)
     version = models.PositiveIntegerField(default=0)  # bumped by every broadcast event
     state = models.JSONField(default=dict)
+    # The position the game started from ("Play from here"), as the engine's FEN; empty = the usual start.
+    start_fen = models.CharField(max_length=200, blank=True)
     tokens = models.JSONField(default=list, blank=True)  # the move tokens so far (cache of Move rows)
     redo_moves = models.JSONField(default=list, blank=True)  # computer games: moves taken back
 
@@ -217,6 +219,10 @@ class Game(models.Model):
         self._parsed_state = (self.state, parsed)
         return parsed
 
+    def start_state(self) -> Any:
+        """The position before the first move (the usual one unless the game started from a FEN)."""
+        return self.engine.from_fen(self.start_fen) if self.start_fen else self.engine.initial()
+
     # --- per-side fields: read and written only through these, so that a search
     # for a field name finds every place that changes it -----------------------
     def clock_ms(self, side: int) -> int:
@@ -307,3 +313,62 @@ class Favourite(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} ★ {self.game_id}"
+
+
+class Analysis(models.Model):
+    """The computer's analysis of one finished game (``games.ai.analysis``).
+
+    ``positions`` grows by one evaluation per position as the worker goes (index
+    = ply), so a run that stops is continued, never restarted; ``judgements``
+    and ``summary`` are filled when every position is in.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    requested_guest = models.CharField(max_length=64, blank=True, db_index=True)
+    budget = models.JSONField(default=dict)  # the fixed budget per position it was made with
+    total = models.PositiveIntegerField(default=0)  # positions to evaluate: plies + 1
+    done = models.PositiveIntegerField(default=0)  # == len(positions)
+    positions = models.JSONField(default=list)
+    judgements = models.JSONField(default=list)
+    summary = models.JSONField(default=list)  # [first player, second player]
+    error = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    updated_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "analyses"
+
+    def __str__(self) -> str:
+        return f"analysis of {self.game_id} ({self.status} {self.done}/{self.total})"
+
+
+class PositionEvaluation(models.Model):
+    """One position evaluated on request on the analysis board, kept: the same
+    position at the same budget always gets the same answer."""
+
+    game = models.CharField(max_length=20, choices=GAME_CHOICES)
+    fen = models.CharField(max_length=200)
+    result = models.JSONField(null=True, blank=True)  # games.ai.analysis.PositionEval.as_dict()
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    requested_guest = models.CharField(max_length=64, blank=True, db_index=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "fen"], name="games_evaluation_once")]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.fen}"

@@ -36,6 +36,7 @@ ErrorCode = Literal[
     "bad_level", "bad_time", "bad_kind", "login_required", "bad_invitee", "invitation_refused", "not_open",
     "not_invited", "too_late", "no_draws", "offer_pending", "too_soon", "no_offer", "no_undo",
     "nothing_to_undo", "nothing_to_redo", "no_rematch", "no_abandon",
+    "bad_position", "position_over",
 ]
 
 EndReasonName = Literal[

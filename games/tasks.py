@@ -54,3 +54,36 @@ def attend_overdue() -> int:
 @shared_task(**RELIABLE)
 def lapse_draw_offer(game_id: int, offered_at: str) -> None:
     services.lapse_draw_offer(game_id=game_id, offered_at=offered_at)
+
+
+@shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def analyse_game(analysis_id: int) -> None:
+    """Computer analysis of a finished game; resumable (each position is stored as it is done).
+
+    Always sent to queue ``analysis`` (``games.analysis.ANALYSIS_QUEUE``), never in
+    front of live games' tasks.
+    """
+    from games import analysis
+
+    try:
+        analysis.run_analysis(analysis_id)
+    except OperationalError:
+        raise
+    except Exception as exc:
+        analysis.mark_failed(analysis_id, f"{type(exc).__name__}: {exc}")
+        raise
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, autoretry_for=(OperationalError,), retry_backoff=True,
+             max_retries=5)
+def evaluate_position(evaluation_id: int) -> None:
+    """One position of the analysis board (sent to queue ``analysis``)."""
+    from games import analysis
+
+    analysis.run_board_evaluation(evaluation_id)

@@ -11,8 +11,13 @@ urlpatterns = [
     path("play/<int:game_id>/cancel/", views.cancel, name="cancel_game"),
     path("play/<int:game_id>/abandon/", views.abandon, name="abandon_game"),
     path("play/<int:game_id>/replay/", views.replay, name="replay"),
+    path("play/<int:game_id>/analysis.json", views.analysis, name="analysis"),
+    path("play/<int:game_id>/from/", views.play_from_here, name="play_from_here"),
     path("play/<int:game_id>/record.txt", views.record, name="record"),
     path("join/<str:token>/", views.join, name="join"),
     path("lobby.json", views.lobby, name="lobby"),
     path("rules/<slug:slug>/", views.rules, name="rules"),
+    path("analysis/<slug:slug>/", views.analysis_board, name="analysis_board"),
+    path("analysis/<slug:slug>/position.json", views.analysis_board_position, name="analysis_board_position"),
+    path("analysis/<slug:slug>/evaluate.json", views.analysis_board_evaluation, name="analysis_board_evaluation"),
 ]

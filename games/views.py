@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.db.models import Q
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.identity import identity_from_request
+from games import analysis as game_analysis
 from games import events, services
 from games.engines import ENGINES
 from games.engines.record import dump_record
 from games.forms import NewGameForm
-from games.models import Game
+from games.models import Analysis, Game
 
 
 def _open_challenges(request):
@@ -221,15 +223,18 @@ def replay(request, game_id: int):
     if game.status == Game.Status.WAITING:
         raise Http404
     engine = game.engine
-    state = engine.initial()
+    state = game.start_state()
     positions = [engine.view(state)]
+    fens = [engine.fen(state)]
     for token in game.tokens:
         state = engine.play(state, token)
         positions.append(engine.view(state))
+        fens.append(engine.fen(state))
     return render(
         request, "games/replay.html",
         {"game": game, "replay": {"game": game.game, "moves": game.tokens, "positions": positions,
-                                   "snapshot": events.snapshot(game)}},
+                                   "snapshot": events.snapshot(game), "fens": fens if game.is_over else None},
+         "analysis": game_analysis.as_json(Analysis.objects.filter(game=game).first())},
     )
 
 
@@ -248,7 +253,9 @@ def record(request, game_id: int):
         "Result": result,
         "Termination": game.end_reason or "unterminated",
     }
-    text = dump_record(game.engine, list(game.tokens), headers)
+    if game.start_fen:
+        headers["FEN"] = game.start_fen
+    text = dump_record(game.engine, list(game.tokens), headers, start=game.start_state())
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{game.game}-{game.pk}.txt"'
     return response
@@ -259,3 +266,93 @@ def rules(request, slug: str):
         raise Http404
     return render(request, f"games/rules/{slug}.html", {"engine": ENGINES[slug]})
 
+
+
+_REFUSAL_STATUS = {"not_found": 404, "not_finished": 409, "no_identity": 403, "busy": 429, "quota": 429}
+
+
+def analysis(request, game_id: int):
+    """GET: the game's analysis (progress or result). POST: start it (or get the stored one)."""
+    if request.method == "POST":
+        try:
+            found = game_analysis.request_analysis(game_id=game_id, identity=identity_from_request(request))
+        except game_analysis.AnalysisRefused as refused:
+            response = JsonResponse({"error": refused.message, "code": refused.code,
+                                     "retry_at": refused.retry_at.isoformat() if refused.retry_at else None},
+                                    status=_REFUSAL_STATUS[refused.code])
+            if refused.retry_at is not None:
+                response["Retry-After"] = str(max(1, int((refused.retry_at - timezone.now()).total_seconds())))
+            return response
+        return JsonResponse(game_analysis.as_json(found))
+    if request.method != "GET":
+        return HttpResponseNotAllowed(["GET", "POST"])
+    game = get_object_or_404(Game, pk=game_id)
+    return JsonResponse(game_analysis.as_json(Analysis.objects.filter(game=game).first()))
+
+
+@require_POST
+def play_from_here(request, game_id: int):
+    """'Play from here' on a replay: a game against the computer from the position shown."""
+    try:
+        ply = int(request.POST.get("ply", ""))
+        side = int(request.POST.get("side", ""))
+    except ValueError:
+        messages.error(request, _("Choose a move and a side."))
+        return redirect("replay", game_id=game_id)
+    try:
+        game = game_analysis.play_from_here(
+            game_id=game_id, ply=ply, identity=identity_from_request(request),
+            level=request.POST.get("level", ""), side=side,
+        )
+    except game_analysis.AnalysisRefused as refused:
+        if refused.code == "not_found":
+            raise Http404 from None
+        messages.error(request, refused.message)
+        return redirect("replay", game_id=game_id)
+    return redirect(game.get_absolute_url())
+
+
+def _refusal(refused: game_analysis.AnalysisRefused) -> JsonResponse:
+    status = {"not_found": 404, "busy": 429, "quota": 429, "no_identity": 403}.get(refused.code, 400)
+    response = JsonResponse({"error": refused.message, "code": refused.code,
+                             "retry_at": refused.retry_at.isoformat() if refused.retry_at else None}, status=status)
+    if refused.retry_at is not None:
+        response["Retry-After"] = str(max(1, int((refused.retry_at - timezone.now()).total_seconds())))
+    return response
+
+
+def analysis_board(request, slug: str):
+    """The free analysis board of a game: set up a position by FEN or by moves, evaluate it on request."""
+    if slug not in ENGINES:
+        raise Http404
+    error = ""
+    try:
+        start = game_analysis.board_position(slug, request.GET.get("fen", ""))
+    except game_analysis.AnalysisRefused as refused:
+        error = refused.message
+        start = game_analysis.board_position(slug)
+    return render(request, "games/analysis_board.html", {"slug": slug, "start": {"game": slug, **start},
+                                                          "error": error})
+
+
+@require_POST
+def analysis_board_position(request, slug: str):
+    """The position after a FEN (or the start) and moves: its FEN and view, or why not."""
+    try:
+        return JsonResponse(game_analysis.board_position(
+            slug, request.POST.get("fen", ""), request.POST.get("moves", "").split()))
+    except game_analysis.AnalysisRefused as refused:
+        return _refusal(refused)
+
+
+def analysis_board_evaluation(request, slug: str):
+    """GET: the stored evaluation of ``fen``. POST: evaluate it (queued) unless it is stored."""
+    try:
+        if request.method == "POST":
+            return JsonResponse(game_analysis.request_board_evaluation(
+                slug=slug, fen=request.POST.get("fen", ""), identity=identity_from_request(request)))
+        if request.method == "GET":
+            return JsonResponse(game_analysis.board_evaluation(slug, request.GET.get("fen", "")))
+    except game_analysis.AnalysisRefused as refused:
+        return _refusal(refused)
+    return HttpResponseNotAllowed(["GET", "POST"])

@@ -17,6 +17,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games.analysis import summaries_for
 from games.engines import ENGINES
 from games.models import Favourite, Game
 from games.names import game_name
@@ -208,6 +209,7 @@ class HistoryRow:
     change: RatingChange | None
     unrated_reason: str
     starred: bool
+    analysis: dict | None = None  # the viewer's accuracy and error counts, once the game is analysed
 
     @property
     def css_class(self) -> str:
@@ -240,6 +242,7 @@ def history_rows(identity, games: Iterable[Game], *, starred_ids: Iterable[int])
     places_now = places_for(
         (g.user_id_of(1 - sides[g.pk]), g.game) for g in games if sides[g.pk] is not None
     )
+    analysed = summaries_for([g.pk for g in games])
     rows = []
     for g in games:
         me = sides[g.pk]
@@ -272,6 +275,7 @@ def history_rows(identity, games: Iterable[Game], *, starred_ids: Iterable[int])
                 change=changes.get(g.pk),
                 unrated_reason=str(reason),
                 starred=g.pk in starred,
+                analysis=analysed[g.pk][me] if g.pk in analysed else None,
             )
         )
     return rows

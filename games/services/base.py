@@ -47,6 +47,8 @@ class Code(StrEnum):
     NOTHING_TO_REDO = "nothing_to_redo"
     NO_REMATCH = "no_rematch"
     NO_ABANDON = "no_abandon"
+    BAD_POSITION = "bad_position"
+    POSITION_OVER = "position_over"
 
 
 class GameError(Exception):

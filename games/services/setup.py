@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from accounts.identity import Identity
 from games import events
 from games.engines import get
+from games.engines.base import InvalidPosition
 from games.models import DEFAULT_TIME_MINUTES, TIME_CONTROL_CHOICES, EndReason, Game
 from games.services import deadlines, queue
 from games.services.base import Code, GameError, commit_and_announce, locked, now, side_of
@@ -52,15 +53,28 @@ def _save_new(game: Game) -> None:
 
 
 def create_computer_game(
-    *, identity: Identity, game: str, level: str, side: int | None = None, minutes: int = 0
+    *, identity: Identity, game: str, level: str, side: int | None = None, minutes: int = 0, start_fen: str = ""
 ) -> Game:
-    """A game against the computer; it starts at once."""
-    get(game)  # KeyError for an unknown game is a programming error; views validate first
+    """A game against the computer; it starts at once (from ``start_fen`` when given: "Play from here")."""
+    engine = get(game)  # KeyError for an unknown game is a programming error; views validate first
     if level not in AI_LEVELS:
         raise GameError(Code.BAD_LEVEL, _("Choose Easy, Medium or Hard."))
+    start = None
+    if start_fen:
+        try:
+            start = engine.from_fen(start_fen)
+        except InvalidPosition as exc:
+            raise GameError(
+                Code.BAD_POSITION, _("That position is not valid: %(reason)s") % {"reason": exc}
+            ) from None
+        if engine.outcome(start) is not None:
+            raise GameError(Code.POSITION_OVER, _("The game is already over in that position."))
     side = random.randrange(2) if side is None else side
     with transaction.atomic():
         new = Game(game=game, kind=Game.Kind.COMPUTER, time_control=_validate_time_control(minutes, computer=True))
+        if start is not None:
+            new.start_fen = engine.fen(start)
+            new.state = engine.dumps(start)
         _seat(new, side, identity)
         new.seat_computer(1 - side, level)
         new.created_by = identity.user
@@ -200,5 +214,6 @@ def rematch_computer(*, game_id: int, identity: Identity) -> Game:
             raise GameError(Code.NO_REMATCH, _("'New game' is for games against the computer."))
         end_for_new_game(game, side)
         return create_computer_game(
-            identity=identity, game=game.game, level=level, side=1 - side, minutes=game.time_control // 60
+            identity=identity, game=game.game, level=level, side=1 - side, minutes=game.time_control // 60,
+            start_fen=game.start_fen,
         )

@@ -161,9 +161,16 @@
     timer = null;
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
     var socket = new WebSocket(scheme + location.host + "/ws/notify/");
+    window.siteNotifySend = function (message) {
+      if (socket.readyState !== WebSocket.OPEN) return false;
+      socket.send(JSON.stringify(message));
+      return true;
+    };
     socket.onopen = function () {
       delay = MIN_DELAY;
       showInvitations(); // the ones that arrived while no page was open (or the socket was down)
+      // Pages subscribe to more (a game's analysis) on every (re)connection.
+      document.dispatchEvent(new CustomEvent("site:notify-open"));
     };
     socket.onmessage = function (event) {
       var data;

@@ -70,10 +70,12 @@ def collected_static() -> Iterator[Path]:
 
 
 @pytest.fixture(scope="session")
-def site_url(collected_static, celery_worker, services, database_url_for_processes) -> str:
+def site_url(collected_static, worker_broker, services, database_url_for_processes) -> str:
     """The site under test: its own daphne, or SITE_URL (e.g. nginx in front of the deploy layout)."""
     if EXTERNAL_SITE:
+        services.wait_for_worker()
         return EXTERNAL_SITE
+    services.ensure_worker(database_url_for_processes)
     _, port = services.start_daphne(database_url_for_processes)
     return f"http://127.0.0.1:{port}"
 
