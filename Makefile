@@ -30,6 +30,7 @@ deploy-check: setup
 
 lint: setup
 	$(BIN)/ruff check .
+	$(BIN)/mypy config games accounts ratings
 
 bench: setup
 	$(BIN)/python bench/engines.py
