@@ -61,7 +61,7 @@ def remember_credentials(sender: Any, instance: User, update_fields: Any = None,
 
 
 @receiver(post_save, sender=User, dispatch_uid="accounts_close_sockets_on_new_credentials")
-def close_sockets_on_new_credentials(sender: Any, instance: User, created: bool, **kwargs: Any) -> None:
+def close_sockets_on_new_credentials(sender: Any, instance: User, *, created: bool, **kwargs: Any) -> None:
     """A new password or a deactivated account ends every session: their sockets too.
 
     The browser where the password was changed keeps its session and simply

@@ -59,6 +59,8 @@ class Game(models.Model):
     and model signals: keep all three off this model (a test checks).
     """
 
+    _stored: dict[str, Any]  # set by games.rows.lock_game: the columns as read, to update only changes
+
     class Status(models.TextChoices):
         WAITING = "waiting", _("Waiting for an opponent")
         ACTIVE = "active", _("In progress")
