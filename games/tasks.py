@@ -10,6 +10,8 @@ other background work, so nothing can hold up a computer move or a flag.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from celery import shared_task
 from django.db import OperationalError
 
@@ -18,7 +20,15 @@ from games.models import Game
 
 # acks_late + reject_on_worker_lost: a task whose worker dies is delivered again;
 # harmless, because every task re-checks the game under its row lock.
-RELIABLE = {
+class _TaskOptions(TypedDict):  # typed, so that shared_task(**RELIABLE) matches celery-types' overloads
+    acks_late: bool
+    reject_on_worker_lost: bool
+    autoretry_for: tuple[type[BaseException], ...]
+    retry_backoff: bool
+    max_retries: int
+
+
+RELIABLE: _TaskOptions = {
     "acks_late": True,
     "reject_on_worker_lost": True,
     "autoretry_for": (OperationalError,),
