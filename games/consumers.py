@@ -17,6 +17,7 @@ from accounts.identity import Identity, identity_from_scope
 from config.websocket import JsonConsumer, compact_json
 from games import events, presence, rows, services
 from games.models import Game
+from games.protocol import Snapshot
 from games.services import Code
 
 CLOSE_NOT_FOUND = 4404
@@ -34,7 +35,7 @@ def in_db_thread(func):
 
 
 @in_db_thread
-def _open(game_id: int, scope: dict) -> tuple[dict[str, Any] | None, Identity, int | None, tuple[list[bool], int]]:
+def _open(game_id: int, scope: dict) -> tuple[Snapshot | None, Identity, int | None, tuple[list[bool], int]]:
     """Everything a new socket needs, in one trip to a database thread.
 
     Hundreds of sockets reconnect at once after a network blip; each one costs
@@ -58,7 +59,7 @@ def _open(game_id: int, scope: dict) -> tuple[dict[str, Any] | None, Identity, i
 
 
 @in_db_thread
-def _snapshot(game_id: int) -> dict[str, Any]:
+def _snapshot(game_id: int) -> Snapshot:
     return events.snapshot(rows.read_game(game_id))
 
 

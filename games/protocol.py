@@ -45,6 +45,9 @@ EndReasonName = Literal[
 ]
 
 
+GameStatusName = Literal["waiting", "active", "finished", "aborted"]  # Game.Status
+
+
 class Player(TypedDict):
     name: str
     kind: Literal["user", "guest", "computer"]
@@ -72,7 +75,7 @@ class Snapshot(TypedDict):
     game: str
     name: str
     kind: str
-    status: Literal["waiting", "active", "finished", "aborted"]
+    status: GameStatusName
     v: int
     ply: int
     moves: list[str]
