@@ -18,8 +18,7 @@ from django.db import OperationalError
 from games import services
 from games.models import Game
 
-# acks_late + reject_on_worker_lost: a task whose worker dies is delivered again;
-# harmless, because every task re-checks the game under its row lock.
+
 class _TaskOptions(TypedDict):  # typed, so that shared_task(**RELIABLE) matches celery-types' overloads
     acks_late: bool
     reject_on_worker_lost: bool
@@ -28,6 +27,8 @@ class _TaskOptions(TypedDict):  # typed, so that shared_task(**RELIABLE) matches
     max_retries: int
 
 
+# acks_late + reject_on_worker_lost: a task whose worker dies is delivered again;
+# harmless, because every task re-checks the game under its row lock.
 RELIABLE: _TaskOptions = {
     "acks_late": True,
     "reject_on_worker_lost": True,

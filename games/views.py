@@ -31,7 +31,7 @@ def _open_challenges(request):
     for game in games:
         if (
             user is not None
-            and game.created_by_id
+            and game.created_by is not None  # loaded by select_related
             and game.created_by_id != user.pk
             and either_blocked(game.created_by, user)
         ):
@@ -244,7 +244,8 @@ def record(request, game_id: int):
         raise Http404
     result = "*"
     if game.is_over:
-        result = {0: "1-0", 1: "0-1"}.get(game.winner, "1/2-1/2") if game.status == Game.Status.FINISHED else "*"
+        scores: dict[int | None, str] = {0: "1-0", 1: "0-1"}
+        result = scores.get(game.winner, "1/2-1/2") if game.status == Game.Status.FINISHED else "*"
     headers = {
         "Site": request.get_host(),
         "Date": (game.started_at or game.created_at).strftime("%Y.%m.%d"),

@@ -52,12 +52,13 @@ def answer_draw(*, game_id: int, identity: Identity, accept: bool) -> Game:
         game = locked(game_id)
         side = side_of(game, identity)
         require_active(game)
-        if not draw_offer_live(game, at=now()) or game.draw_offer_side == side:
+        offerer = game.draw_offer_side
+        if offerer is None or not draw_offer_live(game, at=now()) or offerer == side:
             raise GameError(Code.NO_OFFER, _("There is no draw offer to answer."))
         if accept:
             finish(game, winner=None, reason=EndReason.DRAW_AGREED)
             return game
-        game.set_draw_declined_ply(game.draw_offer_side, game.ply)
+        game.set_draw_declined_ply(offerer, game.ply)
         game.clear_draw_offer()
         commit_and_announce(game, "draw_declined")
     return game

@@ -215,6 +215,7 @@ def board_diagram(
     lines: str = "",
     labels: str = "",
     closed: str = "",
+    *,
     boards: bool = False,
     paths: str = "",
     key: str = "",
