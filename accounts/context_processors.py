@@ -14,7 +14,7 @@ def site_user(request: HttpRequest) -> dict[str, Any]:
     user = getattr(request, "user", None)
     session = getattr(request, "session", None)
     registered = user is not None and user.is_authenticated
-    unread = unread_count(user.pk) if registered else 0  # one indexed COUNT
+    unread = unread_count(user.pk) if user is not None and registered else 0  # one indexed COUNT
     # Never create a guest just for viewing a page: only show one the session already has.
     guest = get_guest(session, create=False) if session is not None and not registered else None
     return {
