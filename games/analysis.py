@@ -72,10 +72,19 @@ def daily_quota(identity: Identity) -> int:
     return int(getattr(settings, "ANALYSIS_GUEST_DAILY_QUOTA", 3))
 
 
+def _guest_key(identity: Identity) -> str:
+    """The requesting guest's key, "" for a registered player (nobody else may ask)."""
+    if identity.user is not None:
+        return ""
+    if identity.guest is None:
+        raise ValueError("an analysis needs a registered player or a guest")
+    return identity.guest.key
+
+
 def _requester_filter(identity: Identity) -> Q:
     if identity.user is not None:
         return Q(requested_by=identity.user)
-    return Q(requested_guest=identity.guest.key, requested_by__isnull=True)
+    return Q(requested_guest=_guest_key(identity), requested_by__isnull=True)
 
 
 def _is_stale(analysis: Analysis, now: datetime) -> bool:
@@ -131,7 +140,7 @@ def request_analysis(*, game_id: int, identity: Identity, now: datetime | None =
         analysis = Analysis.objects.create(
             game=game,
             requested_by=identity.user,
-            requested_guest="" if identity.user is not None else identity.guest.key,
+            requested_guest=_guest_key(identity),
             budget=dict(maths.BUDGET[game.game]),
             total=len(game.tokens) + 1,
             created_at=now,
@@ -354,7 +363,7 @@ def request_board_evaluation(*, slug: str, fen: str, identity: Identity, now: da
                 retry_at,
             )
         fields = {"requested_by": identity.user, "created_at": now,
-                  "requested_guest": "" if identity.user is not None else identity.guest.key}
+                  "requested_guest": _guest_key(identity)}
         if row is None:
             row = PositionEvaluation.objects.create(game=slug, fen=position["fen"], **fields)
         else:  # its worker vanished: ask again
