@@ -126,8 +126,9 @@ def place_of(user, game_slug: str) -> int | None:
     return 1 + _ranked(game_slug).filter(value__gte=shown(value) + 0.5).count()
 
 
-def places_for(pairs: Iterable[tuple[int, str]]) -> dict[tuple[int, str], int]:
-    """Places for many (user_id, game_slug) pairs: one query per game. Unranked pairs are absent."""
+def places_for(pairs: Iterable[tuple[int | None, str]]) -> dict[tuple[int, str], int]:
+    """Places for many (user_id, game_slug) pairs: one query per game. Unranked pairs are absent
+    (and so are pairs without a user)."""
     by_game: dict[str, set[int]] = {}
     for user_id, slug in pairs:
         if user_id is not None:
@@ -240,7 +241,7 @@ def history_rows(identity, games: Iterable[Game], *, starred_ids: Iterable[int])
         }
     sides = {g.pk: g.side_of(identity) for g in games}
     places_now = places_for(
-        (g.user_id_of(1 - sides[g.pk]), g.game) for g in games if sides[g.pk] is not None
+        (g.user_id_of(1 - side), g.game) for g in games if (side := sides[g.pk]) is not None
     )
     analysed = summaries_for([g.pk for g in games])
     rows = []
@@ -250,6 +251,7 @@ def history_rows(identity, games: Iterable[Game], *, starred_ids: Iterable[int])
             continue
         opp = 1 - me
         opp_user = g.user_of(opp)
+        opp_id = g.user_id_of(opp)
         if g.ai_of(opp):
             kind = "computer"
         elif opp_user is not None:
@@ -271,7 +273,7 @@ def history_rows(identity, games: Iterable[Game], *, starred_ids: Iterable[int])
                 opponent_kind=kind,
                 opponent_user=opp_user,
                 opponent_place_at_end=g.place0_at_end if opp == 0 else g.place1_at_end,
-                opponent_place_now=places_now.get((g.user_id_of(opp), g.game)),
+                opponent_place_now=None if opp_id is None else places_now.get((opp_id, g.game)),
                 change=changes.get(g.pk),
                 unrated_reason=str(reason),
                 starred=g.pk in starred,

@@ -40,6 +40,14 @@ def unrated_reason(game: Game) -> str:
     return ""
 
 
+def _players(game: Game) -> tuple[int, int]:
+    """The user ids of sides 0 and 1 of a game ``unrated_reason`` accepts (it has both)."""
+    user0, user1 = game.user0_id, game.user1_id
+    if user0 is None or user1 is None:
+        raise ValueError(f"game {game.pk} does not have a registered player on each side")
+    return user0, user1
+
+
 def _is_farming(game: Game) -> bool:
     a, b = game.user0_id, game.user1_id
     since = (game.finished_at or timezone.now()) - FARMING_WINDOW
@@ -70,7 +78,7 @@ def apply_ratings_for_game(*, game_id: int) -> str:
         # their own autocommit statement: inserting inside the locked transaction
         # would hold the new rows out of id order and could deadlock two workers.
         Rating.objects.bulk_create(
-            [Rating(user_id=uid, game=game.game) for uid in sorted((game.user0_id, game.user1_id))],
+            [Rating(user_id=uid, game=game.game) for uid in sorted(_players(game))],
             ignore_conflicts=True,
         )
 
@@ -91,7 +99,7 @@ def apply_ratings_for_game(*, game_id: int) -> str:
         if not reason:
             # Lock both rating rows in user-id order, so two games sharing a player
             # cannot deadlock; this also serialises the farming count per pair.
-            ids = sorted((game.user0_id, game.user1_id))
+            ids = sorted(_players(game))
             for uid in ids:  # rows deleted since the insert above (rare): make them again
                 Rating.objects.get_or_create(user_id=uid, game=game.game)
             ratings = {
@@ -116,7 +124,7 @@ def apply_ratings_for_game(*, game_id: int) -> str:
 
 def _apply_elo(game: Game, ratings: dict[int, Rating]) -> None:
     now = timezone.now()
-    players = [ratings[game.user0_id], ratings[game.user1_id]]
+    players = [ratings[user_id] for user_id in _players(game)]
     before = [p.value for p in players]
     for side, player in enumerate(players):
         opponent = before[1 - side]
