@@ -77,16 +77,18 @@ class DrainingServer(Server):
                     logger.exception("could not close a websocket")
         logger.warning("draining: stopped listening, closed %d websockets (1012); waiting up to %.0f s",
                        sockets, self.drain_seconds)
-        deadline = reactor.seconds() + self.drain_seconds
+        # Twisted's interfaces declare their methods without ``self`` (zope.interface), which
+        # mypy reads as unbound functions without the mypy-zope plugin: hence the ignores.
+        deadline = reactor.seconds() + self.drain_seconds  # type: ignore[misc]
 
         def check() -> None:
             open_connections = [p for p, details in self.connections.items() if "disconnected" not in details]
-            if not open_connections or reactor.seconds() >= deadline:
+            if not open_connections or reactor.seconds() >= deadline:  # type: ignore[misc]
                 if open_connections:
                     logger.warning("drain deadline: %d connections still open, stopping", len(open_connections))
                 self.stop()
             else:
-                reactor.callLater(0.1, check)
+                reactor.callLater(0.1, check)  # type: ignore[arg-type]
 
         check()
 

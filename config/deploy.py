@@ -220,6 +220,13 @@ class Process:
     popen: subprocess.Popen | None = None
     restarts: int = 0
 
+    @property
+    def started(self) -> subprocess.Popen:
+        """The process as started (a DeployError before ``start``)."""
+        if self.popen is None:
+            raise DeployError(f"{self.name} was never started")
+        return self.popen
+
     def start(self, env: dict[str, str]) -> None:
         with self.log.open("a") as out:
             self.popen = subprocess.Popen(self.argv, cwd=BASE_DIR, env=env, stdout=out, stderr=subprocess.STDOUT,
@@ -388,8 +395,8 @@ class Layout:
             if answered == wanted:
                 return
             for process in self.processes:
-                if process.popen.poll() is not None:
-                    raise DeployError(f"{process.name} exited with code {process.popen.returncode}:\n"
+                if process.started.poll() is not None:
+                    raise DeployError(f"{process.name} exited with code {process.started.returncode}:\n"
                                       + tail(process.log))
         raise DeployError(f"workers {sorted(wanted - answered)} did not answer a ping in {timeout:.0f} s")
 
@@ -412,19 +419,19 @@ class Layout:
         self.stopping = True
         everything = [p for p in [self.nginx, *reversed(self.processes)] if p is not None and p.popen is not None]
         for process in everything:
-            if process.popen.poll() is None:
-                process.popen.send_signal(signal.SIGTERM)
+            if process.started.poll() is None:
+                process.started.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + 30
         for process in everything:
             try:
-                process.popen.wait(timeout=max(0.1, deadline - time.monotonic()))
+                process.started.wait(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
                 say(f"{process.name} did not stop in time; killing it")
-                os.killpg(process.popen.pid, signal.SIGKILL)
-                process.popen.wait()
+                os.killpg(process.started.pid, signal.SIGKILL)
+                process.started.wait()
             # Worker pool children are in the worker's session: none may outlive the check.
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.popen.pid, signal.SIGKILL)
+                os.killpg(process.started.pid, signal.SIGKILL)
 
 
 def tail(path: Path, size: int = 3000) -> str:
@@ -466,7 +473,7 @@ def run_check(args: argparse.Namespace) -> int:
         layout.start()
         say(f"the site is up at {layout.url} (nginx in front of {args.daphne} daphne, 2 workers, beat)")
         for process in layout.processes:
-            say(f"  {process.name:20} pid {process.popen.pid}  log {process.log}")
+            say(f"  {process.name:20} pid {process.started.pid}  log {process.log}")
         child_env = {
             **layout.env,
             "SITE_URL": layout.url,
