@@ -25,7 +25,7 @@ def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess:
 def test_bad_boolean_and_integer_variables_are_refused_with_their_name(monkeypatch):
     monkeypatch.setenv("DJANGO_DEBUG", "maybe")
     with pytest.raises(ImproperlyConfigured, match="DJANGO_DEBUG"):
-        site_settings.env_bool("DJANGO_DEBUG", False)
+        site_settings.env_bool("DJANGO_DEBUG", default=False)
     monkeypatch.setenv("DJANGO_CONN_MAX_AGE", "ten")
     with pytest.raises(ImproperlyConfigured, match="DJANGO_CONN_MAX_AGE"):
         site_settings.env_int("DJANGO_CONN_MAX_AGE", 600)
