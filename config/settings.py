@@ -326,6 +326,9 @@ LOGGING = {
 # Computer analysis of finished games (games/analysis.py): new analyses per 24 hours.
 ANALYSIS_DAILY_QUOTA = int(os.getenv("ANALYSIS_DAILY_QUOTA", "20"))
 ANALYSIS_GUEST_DAILY_QUOTA = int(os.getenv("ANALYSIS_GUEST_DAILY_QUOTA", "3"))
+# Analyses and board evaluations under way for all guests together (a new cookie is
+# a new guest, so per-guest quotas alone would not bound the queue).
+ANALYSIS_GUESTS_AT_ONCE = env_int("ANALYSIS_GUESTS_AT_ONCE", 4)
 # The analysis board's evaluations on request, per 24 hours.
 BOARD_DAILY_QUOTA = int(os.getenv("BOARD_DAILY_QUOTA", "200"))
 BOARD_GUEST_DAILY_QUOTA = int(os.getenv("BOARD_GUEST_DAILY_QUOTA", "30"))

@@ -117,6 +117,14 @@ def request_analysis(*, game_id: int, identity: Identity, now: datetime | None =
             existing.save(update_fields=["status", "error", "updated_at"])
             transaction.on_commit(lambda: _enqueue(existing.pk))
             return existing
+        if identity.user is None and Analysis.objects.filter(
+            requested_by__isnull=True, status__in=UNDER_WAY, updated_at__gte=now - STALE_AFTER
+        ).count() >= settings.ANALYSIS_GUESTS_AT_ONCE:
+            # A new cookie is a new guest with a new quota: this bounds what all guests
+            # together can put in the workers' queue at any moment.
+            raise AnalysisRefused(
+                "guests_busy", _("Too many guests are analysing games right now; log in, or try again in a minute.")
+            )
         mine = Analysis.objects.filter(_requester_filter(identity))
         busy = mine.filter(status__in=UNDER_WAY, updated_at__gte=now - STALE_AFTER).first()
         if busy is not None:
@@ -346,6 +354,12 @@ def request_board_evaluation(*, slug: str, fen: str, identity: Identity, now: da
         row = PositionEvaluation.objects.select_for_update().filter(game=slug, fen=position["fen"]).first()
         if row is not None and (row.result is not None or row.created_at >= now - EVALUATION_STALE_AFTER):
             return _evaluation_json(row)
+        if identity.user is None and PositionEvaluation.objects.filter(
+            requested_by__isnull=True, result__isnull=True, created_at__gte=now - EVALUATION_STALE_AFTER
+        ).count() >= settings.ANALYSIS_GUESTS_AT_ONCE:
+            raise AnalysisRefused(
+                "guests_busy", _("Too many guests are analysing games right now; log in, or try again in a minute.")
+            )
         mine = PositionEvaluation.objects.filter(_requester_filter(identity))
         if mine.filter(result__isnull=True, created_at__gte=now - EVALUATION_STALE_AFTER).exists():
             raise AnalysisRefused("busy", _("Wait for the evaluation you asked for first."))

@@ -120,6 +120,21 @@ def test_the_daily_quota_refuses_and_says_when(user_factory, guest_factory, queu
 
 
 @pytest.mark.django_db
+def test_guests_together_cannot_fill_the_queue_by_coming_back_with_new_cookies(
+        user_factory, guest_factory, queued, settings):
+    settings.ANALYSIS_GUESTS_AT_ONCE = 2
+    for _ in range(2):
+        analysis.request_analysis(game_id=finished_game().pk, identity=guest_factory()[0])
+    with pytest.raises(analysis.AnalysisRefused) as refused:
+        analysis.request_analysis(game_id=finished_game().pk, identity=guest_factory()[0])
+    assert refused.value.code == "guests_busy" and "log in" in refused.value.message
+    # A registered player is not held up by guests.
+    ann = user_factory()
+    assert analysis.request_analysis(game_id=finished_game(user=ann).pk, identity=Identity(ann, None))
+    assert Analysis.objects.count() == 3
+
+
+@pytest.mark.django_db
 def test_run_stores_every_position_judges_the_moves_and_is_idempotent(user_factory, queued):
     ann = user_factory()
     game = finished_game("quantum_ttt", QTTT_GAME, user=ann)
