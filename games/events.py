@@ -110,7 +110,7 @@ def send_lobby_event(game_id: int) -> None:
                     "type": "invitation",
                     "game_id": game.pk,
                     "game": game.game,
-                    "status": cast(GameStatusName, game.status),
+                    "status": game.status,
                     "from": game.created_by.username if game.created_by else "",
                 },
             },
