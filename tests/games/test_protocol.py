@@ -40,6 +40,11 @@ def test_every_end_reason_is_documented_and_is_one_the_model_knows():
     assert documented == set(get_args(protocol.EndReasonName)) == set(EndReason.values)
 
 
+def test_snapshot_statuses_are_the_models():
+    # games.events.snapshot casts Game.status to GameStatusName: they must stay the same set.
+    assert set(get_args(protocol.GameStatusName)) == set(Game.Status.values)
+
+
 def test_close_codes_in_the_doc_are_the_ones_the_sockets_use():
     from games.consumers import CLOSE_NOT_FOUND
 
