@@ -37,6 +37,21 @@ from typing import Any
 from games.engines.base import IllegalMove
 from games.engines.reversi import FULL, SQUARE_NAMES, flips, legal_mask
 
+_CORE: Any = None
+_CORE_LOADED = False
+
+
+def compiled_core() -> Any:
+    """The numba core (``games.ai._reversi_fast``), or None when numba is unavailable or turned off."""
+    global _CORE, _CORE_LOADED
+    if not _CORE_LOADED:
+        try:
+            from games.ai import _reversi_fast
+        except ImportError:
+            _reversi_fast = None  # type: ignore[assignment]
+        _CORE, _CORE_LOADED = _reversi_fast, True
+    return _CORE
+
 # ---------------------------------------------------------------------------
 # Board regions
 
@@ -258,10 +273,14 @@ class EndgameSolver:
     a loop over the empty squares in quadrant-parity order.
     """
 
-    def __init__(self, deadline: float | None = None) -> None:
+    def __init__(self, deadline: float | None = None, *, compiled: bool | None = None) -> None:
         self.deadline = deadline
         self.nodes = 0
         self.table: dict[int, tuple[int, int, int | None]] = {}
+        # The compiled core when there is one (same algorithm, same answers), unless told otherwise.
+        self.core = compiled_core() if compiled is None or compiled else None
+        if compiled and self.core is None:
+            raise RuntimeError("the compiled core is not available (numba missing or GAMES_AI_PURE_PYTHON set)")
 
     def _tick(self) -> None:
         self.nodes += 1
@@ -270,6 +289,13 @@ class EndgameSolver:
 
     def solve(self, own: int, opp: int, alpha: int = -64, beta: int = 64) -> tuple[int, int | None]:
         """(score, best square or None) with ``alpha < score < beta`` exact, else a bound."""
+        if self.core is not None:
+            deadline = float("inf") if self.deadline is None else self.deadline
+            score, sq, nodes, timed_out = self.core.solve(own, opp, alpha, beta, deadline)
+            self.nodes += nodes
+            if timed_out:
+                raise _Timeout
+            return score, (sq if sq >= 0 else None)
         n_empty = 64 - (own | opp).bit_count()
         moves = legal_mask(own, opp)
         if not moves:
@@ -491,6 +517,9 @@ class _Search:
         self.deadline = deadline
         self.nodes = 0
         self.table: dict[int, tuple[int, int, int, int]] = {}  # key -> depth, lower, upper, best
+        core = compiled_core()
+        kind = _COMPILED_EVALUATIONS.get(evaluate)
+        self.fast = core.MidSearch(kind, deadline) if core is not None and kind is not None else None
 
     def _ordered(self, own: int, opp: int, moves: int, first: int, depth: int) -> list[int]:
         """Moves to try, best-looking first."""
@@ -523,6 +552,12 @@ class _Search:
         return ordered
 
     def negamax(self, own: int, opp: int, depth: int, alpha: int, beta: int) -> int:
+        if self.fast is not None:
+            score = self.fast.value(own, opp, depth, alpha, beta)
+            self.nodes = self.fast.nodes
+            if score is None:
+                raise _Timeout
+            return score
         self.nodes += 1
         if not self.nodes & 63 and time.perf_counter() > self.deadline:
             raise _Timeout
@@ -588,6 +623,10 @@ class _Search:
             alpha = max(alpha, score)
         results.sort(key=lambda item: -item[0])
         return results
+
+
+# Evaluations the compiled core has too (by its ``kind`` number).
+_COMPILED_EVALUATIONS: dict[Any, int] = {evaluate_medium: 0, evaluate_hard: 1}
 
 
 class _Level:
