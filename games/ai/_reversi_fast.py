@@ -17,7 +17,8 @@ stays the fallback and the reference), on uint64 bitboards in nopython mode:
 Both check the clock every few thousand nodes and give up at ``deadline`` (a
 ``time.perf_counter()`` value) by setting ``stats[1]``; the caller then throws
 the result away. ``stats[0]`` counts nodes; ``stats[2]`` holds the best square
-of the outermost call (-1 for a pass or a finished game).
+of the outermost call (-1 for a pass or a finished game); ``stats[3]`` is the
+node count at which to look at the clock next.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ COLUMN_MAGIC = U(0x0102040810204080)
 WIN = 10_000
 INF = 10 * WIN
 SHALLOW = 6  # the endgame solver's parity loop takes over at this many empties
-TIME_MASK = 4095  # look at the clock every 4096 nodes
+TIME_CHECK = 4096  # look at the clock every 4096 nodes (and at the first)
 # The recursive functions have explicit signatures: a recursive call whose argument types differ
 # from the outer call's (a literal 0 against an int64) would compile a second version, and numba's
 # on-disk cache then loads a broken one (numba issue #6713: a segfault on the second run).
@@ -324,8 +325,10 @@ def mid_search(  # type: ignore[no-untyped-def]
 ):
     """Negamax value of the position to ``depth`` plies (a forced pass costs none)."""
     stats[0] += 1
-    if (stats[0] & TIME_MASK) == 0 and clock() > deadline:
-        stats[1] = 1
+    if stats[0] >= stats[3]:
+        stats[3] = stats[0] + TIME_CHECK
+        if clock() > deadline:
+            stats[1] = 1
     if stats[1]:
         return 0
     moves = legal(own, opp)
@@ -596,8 +599,10 @@ def end_solve(  # type: ignore[no-untyped-def]
         score = _enter_shallow(own, opp, alpha, beta, n_empty, stats)
         return score
     stats[0] += 1
-    if (stats[0] & TIME_MASK) == 0 and clock() > deadline:
-        stats[1] = 1
+    if stats[0] >= stats[3]:
+        stats[3] = stats[0] + TIME_CHECK
+        if clock() > deadline:
+            stats[1] = 1
     if stats[1]:
         return 0
     moves = legal(own, opp)
@@ -789,7 +794,7 @@ def solve(own: int, opp: int, alpha: int, beta: int, deadline: float) -> tuple[i
     """(score, best square or -1, nodes, timed out) for the side to move; a fresh table each call."""
     tables = end_tables()
     generation = tables.next_generation()
-    stats = np.zeros(3, np.int64)
+    stats = np.zeros(4, np.int64)
     own_u, opp_u = U(own), U(opp)
     n_empty = 64 - popcount_py(own | opp)
     score = end_solve(
@@ -816,7 +821,7 @@ def solve(own: int, opp: int, alpha: int, beta: int, deadline: float) -> tuple[i
 def _shallow_root_move(own: np.uint64, opp: np.uint64, score: int) -> int:
     """With very few empties the parity loop names no move: find one that reaches ``score``."""
     moves = int(legal(own, opp))
-    stats = np.zeros(3, np.int64)
+    stats = np.zeros(4, np.int64)
     n_empty = 64 - popcount_py(int(own | opp))
     while moves:
         bit = moves & -moves
@@ -841,7 +846,7 @@ class MidSearch:
         self.generation = self.tables.next_generation()
         self.kind = kind
         self.deadline = deadline
-        self.stats = np.zeros(3, np.int64)
+        self.stats = np.zeros(4, np.int64)
 
     @property
     def nodes(self) -> int:

@@ -35,7 +35,7 @@ import time
 from typing import Any
 
 from games.engines.base import IllegalMove
-from games.engines.reversi import FULL, SQUARE_NAMES, flips, legal_mask
+from games.engines.reversi import FULL, SQUARE_NAMES, ReversiEngine, flips, legal_mask
 
 _CORE: Any = None
 _CORE_LOADED = False
@@ -655,6 +655,13 @@ _LEVELS = {
         evaluate_hard, max_depth=60, exact_empties=14, wld_empties=18, opening_plies=6, opening_margin=3
     ),
 }
+# On the compiled core the solvers reach further in a quarter of the time.
+_COMPILED_LEVELS = {
+    "medium": _LEVELS["medium"],
+    "hard": _Level(
+        evaluate_hard, max_depth=60, exact_empties=18, wld_empties=20, opening_plies=6, opening_margin=3
+    ),
+}
 
 _SAFETY = 0.02  # seconds kept in hand before the deadline
 _SOLVER_SHARE = 0.2  # of the budget for the midgame search when a solver will run after it
@@ -691,7 +698,7 @@ def _midgame_move(own: int, opp: int, params: _Level, rng: random.Random, stop: 
 
 def search_move(own: int, opp: int, level: str, rng: random.Random, deadline: float) -> int:
     """Best square for the side to move (which must have a legal placement)."""
-    params = _LEVELS[level]
+    params = (_COMPILED_LEVELS if compiled_core() is not None else _LEVELS)[level]
     n_empty = 64 - (own | opp).bit_count()
     stop = deadline - _SAFETY
     if n_empty > params.wld_empties:
@@ -714,6 +721,20 @@ def search_move(own: int, opp: int, level: str, rng: random.Random, deadline: fl
     except _Timeout:
         pass
     return best
+
+
+def warm_up() -> None:
+    """Run every compiled function once (loads numba's cached machine code, or compiles it)."""
+    core = compiled_core()
+    if core is None:
+        return
+    own, opp = 0x0000000810000000, 0x0000001008000000  # the start, black to move
+    core.perft(core.U(own), core.U(opp), 2, 0)
+    for evaluate in _COMPILED_EVALUATIONS:
+        _Search(evaluate, float("inf")).negamax(own, opp, 2, -10 * WIN, 10 * WIN)
+    # FFO endgame position 5 (14 empties, solved in a few milliseconds): every part of the solver.
+    state = ReversiEngine().from_fen("-OOOOO----OXXO-XXXOXOXX-XXOXOXXOXXOOXOOOXXXXOO-OX-XOOO---XXXXX-- X")
+    EndgameSolver().solve(state.black, state.white)
 
 
 def easy_move(own: int, opp: int, rng: random.Random) -> int:
