@@ -12,6 +12,10 @@ the end.
 * medium: the same search capped at two plies.
 * easy: one ply, material gain plus noise, and now and then any legal move.
 
+The search runs on the compiled core ``games.ai._ataxx_fast`` (numba) when it
+is available, the same algorithm node for node; this module's code is the
+fallback and the reference.
+
 The evaluation is the piece difference; finished games score +-``WIN`` minus the
 ply count so the quickest win (and the slowest loss) is preferred. A node one
 ply above the horizon is scored directly as "piece difference after my best
@@ -46,6 +50,32 @@ Move = tuple[int, int]  # (from, to); from == to for a clone
 
 class _OutOfTime(Exception):
     pass
+
+
+_CORE: Any = None
+_CORE_LOADED = False
+
+
+def compiled_core() -> Any:
+    """The numba core (``games.ai._ataxx_fast``), or None when numba is unavailable or turned off."""
+    global _CORE, _CORE_LOADED
+    if not _CORE_LOADED:
+        try:
+            from games.ai import _ataxx_fast
+        except ImportError:
+            _ataxx_fast = None  # type: ignore[assignment]
+        _CORE, _CORE_LOADED = _ataxx_fast, True
+    return _CORE
+
+
+def warm_up() -> None:
+    """Run the compiled functions once (loads numba's cached machine code, or compiles it)."""
+    core = compiled_core()
+    if core is None:
+        return
+    me, opp = (1 << 48) | 1, (1 << 42) | (1 << 6)  # the start, x to move
+    core.perft(core.U(me), core.U(opp), 2)
+    Search(time.perf_counter() + 5.0).best_move(me, opp, root_moves(me, opp, random.Random(0)), 3)
 
 
 def choose(engine: Engine, state: Any, level: str, rng: random.Random, deadline: float) -> str:
@@ -96,6 +126,8 @@ class Search:
         # key -> (depth, value, bound, best move or None)
         self.table: dict[int, tuple[int, int, int, Move | None]] = {}
         self.horizon_hit = False
+        core = compiled_core()
+        self.fast = core.Searcher(self.deadline) if core is not None else None
 
     def best_move(self, me: int, opp: int, moves: list[Move], max_depth: int) -> Move:
         """Best root move of the deepest iteration completed before the deadline."""
@@ -129,6 +161,13 @@ class Search:
         return alpha, best
 
     def _negamax(self, me: int, opp: int, depth: int, alpha: int, beta: int, ply: int) -> int:
+        if self.fast is not None:
+            value, horizon = self.fast.value(me, opp, depth, alpha, beta, ply)
+            self.nodes = self.fast.nodes
+            if value is None:
+                raise _OutOfTime
+            self.horizon_hit = self.horizon_hit or horizon
+            return value
         self.nodes += 1
         if self.nodes % _CHECK_EVERY == 0 and time.perf_counter() > self.deadline:
             raise _OutOfTime
