@@ -219,10 +219,8 @@ def negamax(  # type: ignore[no-untyped-def]
         to = code & 63
         flips = NEIGHBOURS[to] & opp
         to_bit = ONE << U(to)
-        if frm == to:
-            mine = me | to_bit | flips
-        else:
-            mine = (me ^ (ONE << U(frm))) | to_bit | flips
+        source = me if frm == to else me ^ (ONE << U(frm))  # a jump leaves its square
+        mine = source | to_bit | flips
         value = -negamax(
             opp ^ flips, mine, depth - 1, -beta, -alpha, ply + 1, stats, keys_me, keys_opp, info, generation,
             deadline, buf_move, buf_key,
