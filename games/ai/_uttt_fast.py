@@ -23,6 +23,9 @@ from games.ai._bits import clock
 from games.engines import ultimate_ttt as rules
 
 WIN = np.array(rules.WIN, dtype=np.uint8)
+# For every 9-bit mask: how many cells it has and the k-th of them.
+POP9 = np.array([bin(m).count("1") for m in range(512)], dtype=np.int64)
+NTH9 = np.array([[c for c in range(9) if m >> c & 1] + [0] * (9 - bin(m).count("1")) for m in range(512)], np.int64)
 FULL9 = 511
 SIDE, LAST = 18, 19
 WON_X, WON_O, CLOSED = 0, 1, 2
@@ -122,13 +125,32 @@ def _below(rng: np.ndarray, n: int) -> int:
 
 @njit(cache=True)
 def rollout(boards: np.ndarray, won: np.ndarray, rng: np.ndarray, scratch: np.ndarray) -> int:
-    """Random moves to the end (in place); side 0's reward doubled."""
+    """Uniformly random moves to the end (in place); side 0's reward doubled."""
     while True:
         code = result_code(won)
         if code != RUNNING:
             return code
-        n = moves(boards, won, scratch)
-        play(boards, won, scratch[_below(rng, n)])
+        closed = won[CLOSED]
+        last = boards[LAST]
+        target = last % 9
+        if last >= 0 and not (closed >> target) & 1:
+            free = FULL9 & ~(boards[target] | boards[9 + target])
+            index = 9 * target + NTH9[free, _below(rng, POP9[free])]
+        else:
+            total = 0
+            for b in range(9):
+                if not (closed >> b) & 1:
+                    total += POP9[FULL9 & ~(boards[b] | boards[9 + b])]
+            k = _below(rng, total)
+            index = -1
+            for b in range(9):
+                if not (closed >> b) & 1:
+                    free = FULL9 & ~(boards[b] | boards[9 + b])
+                    if k < POP9[free]:
+                        index = 9 * b + NTH9[free, k]
+                        break
+                    k -= POP9[free]
+        play(boards, won, index)
 
 
 @njit(cache=True)
