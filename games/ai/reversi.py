@@ -14,6 +14,12 @@ Levels:
   endgame solver (null window around 0), from 14 it solves for the exact
   score; when the solver runs out of time the midgame choice stands.
 
+With numba installed every search here runs on the compiled core
+``games.ai._reversi_fast`` (same algorithms, about a hundred times the nodes
+per second; this module's code is the fallback and the reference), and Hard
+then proves a win or draw from 20 empty squares and solves exactly from 18,
+in a quarter of the pure-Python budget.
+
 Both searching levels vary their first few moves: they pick at random (from
 the seeded ``rng``) among moves scored within a small margin of the best, so
 games against them do not all repeat.
