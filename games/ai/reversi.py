@@ -523,6 +523,7 @@ class _Search:
         self.deadline = deadline
         self.nodes = 0
         self.table: dict[int, tuple[int, int, int, int]] = {}  # key -> depth, lower, upper, best
+        self.partial: list[tuple[int, int]] = []  # root results of the iteration under way
         core = compiled_core()
         kind = _COMPILED_EVALUATIONS.get(evaluate)
         self.fast = core.MidSearch(kind, deadline) if core is not None and kind is not None else None
@@ -613,7 +614,7 @@ class _Search:
         upper bounds); with a window every move within ``window`` of the best
         gets an exact score, so a random pick among near-equal moves is fair.
         """
-        results = []
+        results = self.partial = []
         alpha = -10 * WIN
         for sq in order:
             flipped = flips(own, opp, sq)
@@ -674,10 +675,16 @@ _SOLVER_SHARE = 0.2  # of the budget for the midgame search when a solver will r
 
 
 def _midgame_move(own: int, opp: int, params: _Level, rng: random.Random, stop: float) -> int:
-    """Best square by iterative deepening; the last completed iteration counts."""
+    """Best square by iterative deepening; the last completed iteration counts.
+
+    On the compiled core an iteration cut short by the deadline counts too, as
+    far as it went: its first move (the previous best) was searched with the
+    full window, and any later move that beat it got an exact score.
+    """
     n_empty = 64 - (own | opp).bit_count()
     started = time.perf_counter()
     search = _Search(params.evaluate, stop)
+    compiled = search.fast is not None
     order = search._ordered(own, opp, legal_mask(own, opp), -1, 3)
     best = order[0]
     explore = (64 - n_empty) - 4 < params.opening_plies
@@ -695,10 +702,12 @@ def _midgame_move(own: int, opp: int, params: _Level, rng: random.Random, stop: 
                 break  # the game is decided within the horizon
             # An iteration costs several times the previous one: do not start one
             # that would most likely be thrown away.
-            if time.perf_counter() - started > 0.4 * (stop - started):
+            if time.perf_counter() - started > (0.5 if compiled else 0.4) * (stop - started):
                 break
     except _Timeout:
-        pass
+        partial = search.partial
+        if compiled and window is None and partial and partial[0][1] == order[0]:
+            best = max(partial, key=lambda result: result[0])[1]
     return best
 
 
