@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.ai._bits import ONE, U, clock, lowest_index, popcount
+from games.ai._bits import LOCK, ONE, U, clock, lowest_index, popcount
 from games.engines import ataxx as rules
 
 SIZE = 7
@@ -259,11 +259,12 @@ class Searcher:
             cls._buf_move = np.zeros((128, MAX_MOVES), np.int64)
             cls._buf_key = np.zeros((128, MAX_MOVES), np.int64)
             cls._generation = 0
-        cls._generation += 1
-        if cls._generation >= 2**31 - 1:
-            cls._info[:, 0] = 0
-            cls._generation = 1
-        self.generation = cls._generation
+        with LOCK:
+            cls._generation += 1
+            if cls._generation >= 2**31 - 1:
+                cls._info[:, 0] = 0
+                cls._generation = 1
+            self.generation = cls._generation
         self.deadline = deadline
         self.stats = np.zeros(4, np.int64)
 
@@ -271,10 +272,11 @@ class Searcher:
         """(negamax value or None when out of time, whether a line stopped at the horizon)."""
         self.stats[2] = 0
         cls = type(self)
-        value = negamax(
-            U(me), U(opp), depth, alpha, beta, ply, self.stats, cls._keys_me, cls._keys_opp, cls._info,
-            self.generation, self.deadline, cls._buf_move, cls._buf_key,
-        )
+        with LOCK:
+            value = negamax(
+                U(me), U(opp), depth, alpha, beta, ply, self.stats, cls._keys_me, cls._keys_opp, cls._info,
+                self.generation, self.deadline, cls._buf_move, cls._buf_key,
+            )
         if self.stats[1]:
             return None, True
         return int(value), bool(self.stats[2])

@@ -14,6 +14,7 @@ use, so only the very first process on a machine pays the compile time;
 from __future__ import annotations
 
 import os
+import threading
 import time
 
 if os.environ.get("GAMES_AI_PURE_PYTHON", "") not in ("", "0"):
@@ -25,6 +26,9 @@ from numba import njit, objmode, types
 from numba.extending import intrinsic
 
 U = np.uint64
+# The cores keep their tables and scratch arrays per process; one compiled call at a time uses
+# them (the clock check inside a search runs Python code, where another thread could step in).
+LOCK = threading.Lock()
 ZERO = U(0)
 ONE = U(1)
 

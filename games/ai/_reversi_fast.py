@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.ai._bits import ONE, ZERO, U, clock, highest_index, lowest_index, popcount
+from games.ai._bits import LOCK, ONE, ZERO, U, clock, highest_index, lowest_index, popcount
 
 FULL = U(0xFFFFFFFFFFFFFFFF)
 NOT_A = U(0xFEFEFEFEFEFEFEFE)
@@ -765,11 +765,12 @@ class Tables:
         self.buf_key = np.zeros((130, 40), np.int64)
 
     def next_generation(self) -> int:
-        self.generation += 1
-        if self.generation >= 2**31 - 1:
-            self.info[:, 0] = 0
-            self.generation = 1
-        return self.generation
+        with LOCK:
+            self.generation += 1
+            if self.generation >= 2**31 - 1:
+                self.info[:, 0] = 0
+                self.generation = 1
+            return self.generation
 
 
 _MID_TABLES: Tables | None = None
@@ -797,21 +798,22 @@ def solve(own: int, opp: int, alpha: int, beta: int, deadline: float) -> tuple[i
     stats = np.zeros(4, np.int64)
     own_u, opp_u = U(own), U(opp)
     n_empty = 64 - popcount_py(own | opp)
-    score = end_solve(
-        own_u,
-        opp_u,
-        alpha,
-        beta,
-        n_empty,
-        stats,
-        tables.keys_own,
-        tables.keys_opp,
-        tables.info,
-        generation,
-        deadline,
-        tables.buf_sq,
-        tables.buf_key,
-    )
+    with LOCK:
+        score = end_solve(
+            own_u,
+            opp_u,
+            alpha,
+            beta,
+            n_empty,
+            stats,
+            tables.keys_own,
+            tables.keys_opp,
+            tables.info,
+            generation,
+            deadline,
+            tables.buf_sq,
+            tables.buf_key,
+        )
     best = int(stats[2])
     if n_empty <= SHALLOW:
         best = _shallow_root_move(own_u, opp_u, int(score))
@@ -855,23 +857,24 @@ class MidSearch:
     def value(self, own: int, opp: int, depth: int, alpha: int, beta: int) -> int | None:
         """Negamax value, or None when the deadline passed first."""
         t = self.tables
-        score = mid_search(
-            U(own),
-            U(opp),
-            depth,
-            alpha,
-            beta,
-            self.kind,
-            self.stats,
-            t.keys_own,
-            t.keys_opp,
-            t.info,
-            self.generation,
-            self.deadline,
-            t.buf_sq,
-            t.buf_key,
-            0,
-        )
+        with LOCK:
+            score = mid_search(
+                U(own),
+                U(opp),
+                depth,
+                alpha,
+                beta,
+                self.kind,
+                self.stats,
+                t.keys_own,
+                t.keys_opp,
+                t.info,
+                self.generation,
+                self.deadline,
+                t.buf_sq,
+                t.buf_key,
+                0,
+            )
         if self.stats[1]:
             return None
         return int(score)

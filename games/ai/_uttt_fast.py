@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.ai._bits import clock
+from games.ai._bits import LOCK, clock
 from games.engines import ultimate_ttt as rules
 
 WIN = np.array(rules.WIN, dtype=np.uint8)
@@ -305,10 +305,11 @@ def search(
     rng = np.array([seed | 1], np.uint64)
     root_visits = np.zeros(len(root_moves), np.int64)
     root_value = np.zeros(len(root_moves), np.float64)
-    done = mcts(
-        boards, won, candidates, 2**62 if iterations is None else iterations, deadline, exploration, rng,
-        *Tree.arrays(), root_visits, root_value,
-    )
+    with LOCK:
+        done = mcts(
+            boards, won, candidates, 2**62 if iterations is None else iterations, deadline, exploration, rng,
+            *Tree.arrays(), root_visits, root_value,
+        )
     if done == 0:
         return root_moves[0], 0, {}
     best = max(range(len(root_moves)), key=lambda i: (root_visits[i], root_value[i]))

@@ -128,3 +128,4 @@ def test_uttt_compiled_search_runs_far_more_iterations_than_the_python_one():
     slow = search(uttt_ai.UTTTAdapter, state, random.Random(1), deadline=time.perf_counter() + 0.1).iterations
     slow_rate = slow / (time.process_time() - cpu)
     assert fast_rate > 10 * slow_rate  # measured: about 20 times
+
