@@ -1,7 +1,7 @@
 """Compiled (numba) Ataxx core: move generation, perft and the alpha-beta search of ``games.ai.ataxx``.
 
 The same algorithm as ``games.ai.ataxx.Search._negamax`` (the pure-Python
-fallback and reference) on 49-bit boards in uint64: negamax alpha-beta with a
+fallback and reference), plus late move reductions from ``LMR_DEPTH`` plies up, on 49-bit boards in uint64: negamax alpha-beta with a
 transposition table (entries tagged with a generation, so each search starts
 afresh), the table move first and then moves by material gained, a node one
 ply above the horizon scored by its best immediate gain, finished games scored
@@ -30,6 +30,9 @@ WIN = 100_000
 MATE_BOUND = WIN - 1_000
 EXACT, LOWER, UPPER = 0, 1, 2
 TIME_CHECK = 2048
+# Late move reductions (not in the pure-Python search; the tests compare the two below this depth).
+LMR_DEPTH = 4
+LMR_AFTER = 3
 MAX_MOVES = 640
 
 
@@ -213,6 +216,7 @@ def negamax(  # type: ignore[no-untyped-def]
             if buf_key[ply, j] > buf_key[ply, pick]:
                 pick = j
         code = buf_move[ply, pick]
+        key = buf_key[ply, pick]
         buf_move[ply, pick] = buf_move[ply, i]
         buf_key[ply, pick] = buf_key[ply, i]
         frm = code >> 6
@@ -221,10 +225,19 @@ def negamax(  # type: ignore[no-untyped-def]
         to_bit = ONE << U(to)
         source = me if frm == to else me ^ (ONE << U(frm))  # a jump leaves its square
         mine = source | to_bit | flips
-        value = -negamax(
-            opp ^ flips, mine, depth - 1, -beta, -alpha, ply + 1, stats, keys_me, keys_opp, info, generation,
-            deadline, buf_move, buf_key,
-        )
+        value = alpha + 1
+        if depth >= LMR_DEPTH and i >= LMR_AFTER and key <= 2:
+            # Late move reduction: a late jump that takes at most one piece is searched a ply
+            # shallower with a null window first, and fully only if it beats alpha.
+            value = -negamax(
+                opp ^ flips, mine, depth - 2, -alpha - 1, -alpha, ply + 1, stats, keys_me, keys_opp, info,
+                generation, deadline, buf_move, buf_key,
+            )
+        if value > alpha:
+            value = -negamax(
+                opp ^ flips, mine, depth - 1, -beta, -alpha, ply + 1, stats, keys_me, keys_opp, info, generation,
+                deadline, buf_move, buf_key,
+            )
         if stats[1]:
             return 0
         if value > best_value:

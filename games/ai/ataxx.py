@@ -43,6 +43,8 @@ _SAFETY_SHARE, _SAFETY_MAX = 0.1, 0.05
 # Don't start another iteration when this share of the budget is gone: the next
 # depth costs several times the last one and would only be thrown away.
 _NEXT_ITERATION_SHARE = 0.3
+# On the compiled core a cut-short iteration still counts (see ``Search.best_move``): start later ones.
+_NEXT_ITERATION_SHARE_COMPILED = 0.5
 EASY_RANDOM_SHARE = 0.2
 EASY_NOISE = 1.5
 Move = tuple[int, int]  # (from, to); from == to for a clone
@@ -126,6 +128,7 @@ class Search:
         # key -> (depth, value, bound, best move or None)
         self.table: dict[int, tuple[int, int, int, Move | None]] = {}
         self.horizon_hit = False
+        self.partial: tuple[int, Move] | None = None  # (value, move) of the iteration under way
         core = compiled_core()
         self.fast = core.Searcher(self.deadline) if core is not None else None
 
@@ -138,6 +141,10 @@ class Search:
             try:
                 value, move = self._root(me, opp, moves, depth)
             except _OutOfTime:
+                # On the compiled core an iteration cut short still counts as far as it went: its
+                # first move (the last best) had the full window, a later one that beat it is exact.
+                if self.fast is not None and self.partial is not None:
+                    best = self.partial[1]
                 break
             best = move
             self.depth_reached = depth
@@ -146,18 +153,21 @@ class Search:
             if not self.horizon_hit or abs(value) > _MATE_BOUND:
                 break  # exact: every line reached the end of the game
             now = time.perf_counter()
-            if now - started > _NEXT_ITERATION_SHARE * (self.deadline - started):
+            share = _NEXT_ITERATION_SHARE_COMPILED if self.fast is not None else _NEXT_ITERATION_SHARE
+            if now - started > share * (self.deadline - started):
                 break
         return best
 
     def _root(self, me: int, opp: int, moves: list[Move], depth: int) -> tuple[int, Move]:
         alpha, beta = -WIN - 1, WIN + 1
         best = moves[0]
+        self.partial = None
         for move in moves:
             nxt, mine = _apply(me, opp, move)
             value = -self._negamax(nxt, mine, depth - 1, -beta, -alpha, 1)
             if value > alpha:
                 alpha, best = value, move
+            self.partial = (alpha, best)
         return alpha, best
 
     def _negamax(self, me: int, opp: int, depth: int, alpha: int, beta: int, ply: int) -> int:
