@@ -3,8 +3,10 @@
 ``choose_move(engine, state, level)`` is the one entry point: the Celery task,
 the arena command and the benchmarks all call it. Each game has its own module
 (``games/ai/<slug>.py``) exposing ``choose(engine, state, level, rng, deadline)``
-and, when its search runs on a compiled core, its own ``BUDGET`` per level
-(a fraction of ``DEFAULT_BUDGET``: the compiled search sees more in less time).
+and, when its search can run on a compiled core, ``compiled_core()`` and
+``warm_up()``. A game on its compiled core plays at ``COMPILED_BUDGET`` (a
+quarter of ``DEFAULT_BUDGET``: the compiled search sees more in less time);
+``budget_for(slug, level)`` says which applies.
 
 The compiled cores (numba, ``games/ai/_*_fast.py``) are optional: without numba,
 or with ``GAMES_AI_PURE_PYTHON=1``, every game plays its pure-Python search at
