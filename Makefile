@@ -34,3 +34,4 @@ lint: setup
 
 bench: setup
 	$(BIN)/python bench/engines.py
+	$(BIN)/python bench/ai_throughput.py

@@ -10,6 +10,14 @@ from config.celery import app as celery_app
 from tests.processes import EXTERNAL_SITE, Services, test_database_url, use_broker
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _compiled_computer_players():
+    """Load the numba search cores once, before any test is timed (compiles them on a fresh machine)."""
+    from games.ai import warm_up
+
+    warm_up()
+
+
 @pytest.fixture(autouse=True)
 def _eager_celery_for_unit_tests(request):
     """Unit tests run tasks in-process; tests marked `services` use a real worker."""
