@@ -67,7 +67,10 @@ class DrainingServer(Server):
             port.stopListening()
         sockets = 0
         for protocol in list(self.connections):
-            if hasattr(protocol, "sendCloseFrame") and getattr(protocol, "state", None) == protocol.STATE_OPEN:
+            if (
+                hasattr(protocol, "sendCloseFrame")
+                and getattr(protocol, "state", None) == protocol.STATE_OPEN
+            ):
                 try:
                     # Autobahn's sendClose() allows only 1000 and 3000-4999 from
                     # applications; 1012 is the registered "service restart" code.
@@ -75,8 +78,11 @@ class DrainingServer(Server):
                     sockets += 1
                 except Exception:  # one broken socket must not stop the drain
                     logger.exception("could not close a websocket")
-        logger.warning("draining: stopped listening, closed %d websockets (1012); waiting up to %.0f s",
-                       sockets, self.drain_seconds)
+        logger.warning(
+            "draining: stopped listening, closed %d websockets (1012); waiting up to %.0f s",
+            sockets,
+            self.drain_seconds,
+        )
         # Twisted's interfaces declare their methods without ``self`` (zope.interface), which
         # mypy reads as unbound functions without the mypy-zope plugin: hence the ignores.
         deadline = reactor.seconds() + self.drain_seconds  # type: ignore[misc]
@@ -85,7 +91,9 @@ class DrainingServer(Server):
             open_connections = [p for p, details in self.connections.items() if "disconnected" not in details]
             if not open_connections or reactor.seconds() >= deadline:  # type: ignore[misc]
                 if open_connections:
-                    logger.warning("drain deadline: %d connections still open, stopping", len(open_connections))
+                    logger.warning(
+                        "drain deadline: %d connections still open, stopping", len(open_connections)
+                    )
                 self.stop()
             else:
                 reactor.callLater(0.1, check)  # type: ignore[arg-type]

@@ -60,19 +60,28 @@ class DeployError(Exception):
 
 def _check_address(address: str) -> str:
     host, sep, port = address.rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536 or any(c in address for c in " ;{}"):
+    if (
+        not sep
+        or not host
+        or not port.isdigit()
+        or not 0 < int(port) < 65536
+        or any(c in address for c in " ;{}")
+    ):
         raise DeployError(f"a daphne address is HOST:PORT (e.g. 127.0.0.1:8001), not {address!r}")
     return address
 
 
 def _check_path(path: str, what: str) -> str:
     if not path.startswith("/") or any(c in path for c in " ;{}\"'$"):
-        raise DeployError(f"{what} must be an absolute path without spaces or ; {{ }} quotes or $, not {path!r}")
+        raise DeployError(
+            f"{what} must be an absolute path without spaces or ; {{ }} quotes or $, not {path!r}"
+        )
     return path.rstrip("/") or "/"
 
 
-def render_nginx_site(*, server_name: str, daphne: list[str], static_root: str, media_root: str,
-                      listen: str = "80") -> str:
+def render_nginx_site(
+    *, server_name: str, daphne: list[str], static_root: str, media_root: str, listen: str = "80"
+) -> str:
     """The site file from the template, every placeholder filled; bad input raises DeployError."""
     if not daphne:
         raise DeployError("give at least one daphne address (--daphne 127.0.0.1:8001)")
@@ -101,20 +110,22 @@ def nginx_main_config(prefix: Path, site: Path, *, run_as: str | None) -> str:
     """A whole nginx.conf for an instance of its own under ``prefix`` (not the system's nginx)."""
     mime = "include /etc/nginx/mime.types;" if Path("/etc/nginx/mime.types").exists() else ""
     user = f"user {run_as};" if run_as else ""
-    temp = "\n".join(f"    {kind}_temp_path {prefix / (kind + '_temp')};"
-                     for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    temp = "\n".join(
+        f"    {kind}_temp_path {prefix / (kind + '_temp')};"
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
     return f"""{user}
 daemon off;
 worker_processes 1;
-pid {prefix / 'nginx.pid'};
-error_log {prefix / 'error.log'} warn;
+pid {prefix / "nginx.pid"};
+error_log {prefix / "error.log"} warn;
 worker_rlimit_nofile 8192;
 events {{ worker_connections 4096; }}
 http {{
     {mime}
     default_type application/octet-stream;
     sendfile on;
-    access_log {prefix / 'access.log'};
+    access_log {prefix / "access.log"};
 {temp}
     include {site};
 }}
@@ -229,8 +240,9 @@ class Process:
 
     def start(self, env: dict[str, str]) -> None:
         with self.log.open("a") as out:
-            self.popen = subprocess.Popen(self.argv, cwd=BASE_DIR, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                          start_new_session=True)
+            self.popen = subprocess.Popen(
+                self.argv, cwd=BASE_DIR, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
 
 
 def recreate_database(server_url: str, name: str) -> str:
@@ -297,8 +309,11 @@ class Layout:
     def write_state(self) -> None:
         state = {
             "url": self.url,
-            "daphne": [{"pid": p.popen.pid, "port": p.port, "restarts": p.restarts}
-                       for p in self.processes if p.port is not None and p.popen is not None],
+            "daphne": [
+                {"pid": p.popen.pid, "port": p.port, "restarts": p.restarts}
+                for p in self.processes
+                if p.port is not None and p.popen is not None
+            ],
             "processes": {p.name: p.popen.pid for p in self.processes if p.popen is not None},
             "logs": str(self.dir / "logs"),
         }
@@ -331,7 +346,9 @@ class Layout:
         args = self.args
         nginx = args.nginx or shutil.which("nginx") or "/usr/sbin/nginx"
         if not Path(nginx).exists():
-            raise DeployError("nginx is not installed: apt-get install nginx (the system service is not used)")
+            raise DeployError(
+                "nginx is not installed: apt-get install nginx (the system service is not used)"
+            )
         units = read_units()
         say(f"layout directory {self.dir}")
         database_url = recreate_database(args.postgres, args.database)
@@ -349,8 +366,9 @@ class Layout:
         state = self.dir / "state"
         for _ in range(args.daphne):
             port = free_port()
-            argv = unit_command(units["fiveboards-daphne@"].exec_start, instance=str(port), state_dir=state,
-                                hostname=hostname)
+            argv = unit_command(
+                units["fiveboards-daphne@"].exec_start, instance=str(port), state_dir=state, hostname=hostname
+            )
             self.processes.append(Process(f"daphne-{port}", argv, logs / f"daphne-{port}.log", port=port))
         for name in ("fiveboards-worker-live", "fiveboards-worker-background", "fiveboards-beat"):
             argv = unit_command(units[name].exec_start, state_dir=state, hostname=hostname)
@@ -368,16 +386,25 @@ class Layout:
         prefix = self.dir / "nginx"
         prefix.mkdir()
         site = prefix / "fiveboards.conf"
-        site.write_text(render_nginx_site(
-            server_name="127.0.0.1 localhost", listen=f"127.0.0.1:{port}",
-            daphne=[f"127.0.0.1:{p.port}" for p in self.processes if p.port is not None],
-            static_root=env["DJANGO_STATIC_ROOT"], media_root=env["DJANGO_MEDIA_ROOT"]))
+        site.write_text(
+            render_nginx_site(
+                server_name="127.0.0.1 localhost",
+                listen=f"127.0.0.1:{port}",
+                daphne=[f"127.0.0.1:{p.port}" for p in self.processes if p.port is not None],
+                static_root=env["DJANGO_STATIC_ROOT"],
+                media_root=env["DJANGO_MEDIA_ROOT"],
+            )
+        )
         conf = prefix / "nginx.conf"
         conf.write_text(nginx_main_config(prefix, site, run_as=nginx_user()))
-        test = subprocess.run([nginx, "-t", "-q", "-p", str(prefix), "-c", str(conf)], capture_output=True, text=True)
+        test = subprocess.run(
+            [nginx, "-t", "-q", "-p", str(prefix), "-c", str(conf)], capture_output=True, text=True
+        )
         if test.returncode:
             raise DeployError(f"nginx -t refused the configuration:\n{test.stderr}")
-        self.nginx = Process("nginx", [nginx, "-p", str(prefix), "-c", str(conf)], logs / "nginx.log", port=None)
+        self.nginx = Process(
+            "nginx", [nginx, "-p", str(prefix), "-c", str(conf)], logs / "nginx.log", port=None
+        )
         self.nginx.start(env)
         wait_for_port(port, proc=self.nginx.popen)
         self.url = f"http://127.0.0.1:{port}"
@@ -389,15 +416,21 @@ class Layout:
         deadline = time.monotonic() + timeout
         answered: set[str] = set()
         while time.monotonic() < deadline:
-            ping = subprocess.run([PYTHON, "-m", "celery", "-A", "config", "inspect", "ping", "--timeout", "2"],
-                                  cwd=BASE_DIR, env=self.env, capture_output=True, text=True)
+            ping = subprocess.run(
+                [PYTHON, "-m", "celery", "-A", "config", "inspect", "ping", "--timeout", "2"],
+                cwd=BASE_DIR,
+                env=self.env,
+                capture_output=True,
+                text=True,
+            )
             answered = {name for name in wanted if name in ping.stdout}
             if answered == wanted:
                 return
             for process in self.processes:
                 if process.started.poll() is not None:
-                    raise DeployError(f"{process.name} exited with code {process.started.returncode}:\n"
-                                      + tail(process.log))
+                    raise DeployError(
+                        f"{process.name} exited with code {process.started.returncode}:\n" + tail(process.log)
+                    )
         raise DeployError(f"workers {sorted(wanted - answered)} did not answer a ping in {timeout:.0f} s")
 
     def supervise_once(self) -> None:
@@ -417,7 +450,9 @@ class Layout:
 
     def stop(self) -> None:
         self.stopping = True
-        everything = [p for p in [self.nginx, *reversed(self.processes)] if p is not None and p.popen is not None]
+        everything = [
+            p for p in [self.nginx, *reversed(self.processes)] if p is not None and p.popen is not None
+        ]
         for process in everything:
             if process.started.poll() is None:
                 process.started.send_signal(signal.SIGTERM)
@@ -521,7 +556,9 @@ def parser() -> argparse.ArgumentParser:
 
     site = sub.add_parser("nginx-site", help="print the nginx site file for a real machine")
     site.add_argument("--server-name", required=True, help="host names, space-separated")
-    site.add_argument("--daphne", action="append", default=[], metavar="HOST:PORT", help="each daphne process")
+    site.add_argument(
+        "--daphne", action="append", default=[], metavar="HOST:PORT", help="each daphne process"
+    )
     site.add_argument("--static-root", required=True)
     site.add_argument("--media-root", required=True)
     site.add_argument("--listen", default="80")
@@ -535,15 +572,30 @@ def parser() -> argparse.ArgumentParser:
 def add_check_arguments(check: argparse.ArgumentParser) -> None:
     check.add_argument("--daphne", type=int, default=2, help="daphne processes (default 2)")
     check.add_argument("--port", type=int, default=0, help="nginx's loopback port (default: a free one)")
-    check.add_argument("--postgres", default=os.getenv("DEPLOY_CHECK_POSTGRES", "postgres://postgres@127.0.0.1:5432"),
-                       help="the PostgreSQL server (default postgres://postgres@127.0.0.1:5432)")
-    check.add_argument("--database", default=os.getenv("DEPLOY_CHECK_DATABASE", "deploycheck"),
-                       help="database to DROP and create for the layout (default deploycheck)")
-    check.add_argument("--redis", default=os.getenv("DEPLOY_CHECK_REDIS", "redis://127.0.0.1:6379/5"),
-                       help="Redis database for the layout; it is EMPTIED (default redis://127.0.0.1:6379/5)")
-    check.add_argument("--nginx", default="", help="the nginx binary (default: nginx on PATH or /usr/sbin/nginx)")
-    check.add_argument("--keep", action="store_true", help="keep the layout directory (logs, config) afterwards")
-    check.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND: run it against the layout, then stop")
+    check.add_argument(
+        "--postgres",
+        default=os.getenv("DEPLOY_CHECK_POSTGRES", "postgres://postgres@127.0.0.1:5432"),
+        help="the PostgreSQL server (default postgres://postgres@127.0.0.1:5432)",
+    )
+    check.add_argument(
+        "--database",
+        default=os.getenv("DEPLOY_CHECK_DATABASE", "deploycheck"),
+        help="database to DROP and create for the layout (default deploycheck)",
+    )
+    check.add_argument(
+        "--redis",
+        default=os.getenv("DEPLOY_CHECK_REDIS", "redis://127.0.0.1:6379/5"),
+        help="Redis database for the layout; it is EMPTIED (default redis://127.0.0.1:6379/5)",
+    )
+    check.add_argument(
+        "--nginx", default="", help="the nginx binary (default: nginx on PATH or /usr/sbin/nginx)"
+    )
+    check.add_argument(
+        "--keep", action="store_true", help="keep the layout directory (logs, config) afterwards"
+    )
+    check.add_argument(
+        "command", nargs=argparse.REMAINDER, help="-- COMMAND: run it against the layout, then stop"
+    )
 
 
 def check_main(argv: list[str]) -> int:
@@ -563,9 +615,15 @@ def main(argv: list[str] | None = None) -> int:
         if args.action == "check":
             return run_check(args)
         if args.action == "nginx-site":
-            sys.stdout.write(render_nginx_site(server_name=args.server_name, daphne=args.daphne,
-                                               static_root=args.static_root, media_root=args.media_root,
-                                               listen=args.listen))
+            sys.stdout.write(
+                render_nginx_site(
+                    server_name=args.server_name,
+                    daphne=args.daphne,
+                    static_root=args.static_root,
+                    media_root=args.media_root,
+                    listen=args.listen,
+                )
+            )
             return 0
         body = wait_healthy(args.url, timeout=args.timeout)
         print(json.dumps(body))

@@ -16,6 +16,7 @@ from config.health import healthz
 # (Replacing the bound method on this one AdminSite is the point, hence the ignore.)
 admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-assign]
 
+
 def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
     """Browsers and feed readers ask for /favicon.ico whatever the page says: send them the icon."""
     return HttpResponsePermanentRedirect(static("favicon.svg"))

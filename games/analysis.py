@@ -105,11 +105,15 @@ def request_analysis(*, game_id: int, identity: Identity, now: datetime | None =
         if game.status != Game.Status.FINISHED:
             raise AnalysisRefused("not_finished", _("Only finished games can be analysed."))
         existing = Analysis.objects.filter(game=game).first()
-        if existing is not None and (existing.status == Analysis.Status.DONE or
-                                     (existing.status in UNDER_WAY and not _is_stale(existing, now))):
+        if existing is not None and (
+            existing.status == Analysis.Status.DONE
+            or (existing.status in UNDER_WAY and not _is_stale(existing, now))
+        ):
             return existing
         if identity.user is None and identity.guest is None:
-            raise AnalysisRefused("no_identity", _("Open the page again to get a guest name, then ask again."))
+            raise AnalysisRefused(
+                "no_identity", _("Open the page again to get a guest name, then ask again.")
+            )
         if existing is not None:  # failed, or its worker vanished: continue it, at no cost
             existing.status = Analysis.Status.QUEUED
             existing.error = ""
@@ -117,13 +121,18 @@ def request_analysis(*, game_id: int, identity: Identity, now: datetime | None =
             existing.save(update_fields=["status", "error", "updated_at"])
             transaction.on_commit(lambda: _enqueue(existing.pk))
             return existing
-        if identity.user is None and Analysis.objects.filter(
-            requested_by__isnull=True, status__in=UNDER_WAY, updated_at__gte=now - STALE_AFTER
-        ).count() >= settings.ANALYSIS_GUESTS_AT_ONCE:
+        if (
+            identity.user is None
+            and Analysis.objects.filter(
+                requested_by__isnull=True, status__in=UNDER_WAY, updated_at__gte=now - STALE_AFTER
+            ).count()
+            >= settings.ANALYSIS_GUESTS_AT_ONCE
+        ):
             # A new cookie is a new guest with a new quota: this bounds what all guests
             # together can put in the workers' queue at any moment.
             raise AnalysisRefused(
-                "guests_busy", _("Too many guests are analysing games right now; log in, or try again in a minute.")
+                "guests_busy",
+                _("Too many guests are analysing games right now; log in, or try again in a minute."),
             )
         mine = Analysis.objects.filter(_requester_filter(identity))
         busy = mine.filter(status__in=UNDER_WAY, updated_at__gte=now - STALE_AFTER).first()
@@ -134,14 +143,19 @@ def request_analysis(*, game_id: int, identity: Identity, now: datetime | None =
                 % {"game": busy.game_id},
             )
         quota = daily_quota(identity)
-        recent = list(mine.filter(created_at__gte=now - WINDOW).order_by("created_at")
-                      .values_list("created_at", flat=True))
+        recent = list(
+            mine.filter(created_at__gte=now - WINDOW)
+            .order_by("created_at")
+            .values_list("created_at", flat=True)
+        )
         if len(recent) >= quota:
             retry_at = recent[len(recent) - quota] + WINDOW
             raise AnalysisRefused(
                 "quota",
-                _("You have used your %(quota)s analyses of the last 24 hours; "
-                  "the next one is possible at %(time)s UTC.")
+                _(
+                    "You have used your %(quota)s analyses of the last 24 hours; "
+                    "the next one is possible at %(time)s UTC."
+                )
                 % {"quota": quota, "time": retry_at.astimezone(UTC).strftime("%H:%M")},
                 retry_at,
             )
@@ -169,8 +183,13 @@ def _enqueue(analysis_id: int) -> None:
 
 def _announce(analysis: Analysis, status: str, done: int) -> None:
     """Progress to every page watching this game's analysis (via the notification socket)."""
-    payload = {"type": "analysis", "game": analysis.game_id, "status": status, "done": done,
-               "total": analysis.total}
+    payload = {
+        "type": "analysis",
+        "game": analysis.game_id,
+        "status": status,
+        "done": done,
+        "total": analysis.total,
+    }
     try:
         async_to_sync(get_channel_layer().group_send)(
             group_name(analysis.game_id), {"type": "notify", "payload": payload}
@@ -219,10 +238,17 @@ def run_analysis(analysis_id: int) -> bool:
         rows.append(row)
         state = engine.play(state, token)
     summary = [side.as_dict() for side in maths.summarize(judgements)]
-    finished = Analysis.objects.filter(pk=analysis.pk, done=len(tokens) + 1).exclude(
-        status=Analysis.Status.DONE
-    ).update(status=Analysis.Status.DONE, judgements=rows, summary=summary, finished_at=timezone.now(),
-             updated_at=timezone.now())
+    finished = (
+        Analysis.objects.filter(pk=analysis.pk, done=len(tokens) + 1)
+        .exclude(status=Analysis.Status.DONE)
+        .update(
+            status=Analysis.Status.DONE,
+            judgements=rows,
+            summary=summary,
+            finished_at=timezone.now(),
+            updated_at=timezone.now(),
+        )
+    )
     if finished:
         _announce(analysis, Analysis.Status.DONE, len(tokens) + 1)
     return True
@@ -258,7 +284,9 @@ def as_json(analysis: Analysis | None, *, now: datetime | None = None) -> dict[s
 def summaries_for(game_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
     """Finished analyses' per-player summaries, by game (for the history page)."""
     return dict(
-        Analysis.objects.filter(game_id__in=game_ids, status=Analysis.Status.DONE).values_list("game_id", "summary")
+        Analysis.objects.filter(game_id__in=game_ids, status=Analysis.Status.DONE).values_list(
+            "game_id", "summary"
+        )
     )
 
 
@@ -287,7 +315,12 @@ def play_from_here(*, game_id: int, ply: int, identity: Identity, level: str, si
     state = position_at(game, ply)
     try:
         return services.create_computer_game(
-            identity=identity, game=game.game, level=level, side=side, minutes=0, start_fen=game.engine.fen(state)
+            identity=identity,
+            game=game.game,
+            level=level,
+            side=side,
+            minutes=0,
+            start_fen=game.engine.fen(state),
         )
     except services.GameError as exc:
         raise AnalysisRefused(exc.code, exc.message) from None
@@ -320,12 +353,16 @@ def board_position(slug: str, fen: str = "", moves: list[str] | tuple[str, ...] 
     try:
         state = engine.from_fen(fen.strip()) if fen.strip() else engine.initial()
     except InvalidPosition as exc:
-        raise AnalysisRefused("bad_position", _("That position is not valid: %(reason)s") % {"reason": exc}) from None
+        raise AnalysisRefused(
+            "bad_position", _("That position is not valid: %(reason)s") % {"reason": exc}
+        ) from None
     for move in moves:
         try:
             state = engine.play(state, move)
         except IllegalMove as exc:
-            raise AnalysisRefused("illegal", _("That move is not legal here: %(reason)s") % {"reason": exc}) from None
+            raise AnalysisRefused(
+                "illegal", _("That move is not legal here: %(reason)s") % {"reason": exc}
+            ) from None
     return {"fen": engine.fen(state), "position": engine.view(state)}
 
 
@@ -342,7 +379,9 @@ def board_evaluation(slug: str, fen: str) -> dict[str, Any]:
     return {"status": "none", "fen": position["fen"]} if row is None else _evaluation_json(row)
 
 
-def request_board_evaluation(*, slug: str, fen: str, identity: Identity, now: datetime | None = None) -> dict[str, Any]:
+def request_board_evaluation(
+    *, slug: str, fen: str, identity: Identity, now: datetime | None = None
+) -> dict[str, Any]:
     """Evaluate a position of the analysis board (queued), or the stored answer at once."""
     now = now or timezone.now()
     position = board_position(slug, fen)
@@ -354,30 +393,42 @@ def request_board_evaluation(*, slug: str, fen: str, identity: Identity, now: da
         row = PositionEvaluation.objects.select_for_update().filter(game=slug, fen=position["fen"]).first()
         if row is not None and (row.result is not None or row.created_at >= now - EVALUATION_STALE_AFTER):
             return _evaluation_json(row)
-        if identity.user is None and PositionEvaluation.objects.filter(
-            requested_by__isnull=True, result__isnull=True, created_at__gte=now - EVALUATION_STALE_AFTER
-        ).count() >= settings.ANALYSIS_GUESTS_AT_ONCE:
+        if (
+            identity.user is None
+            and PositionEvaluation.objects.filter(
+                requested_by__isnull=True, result__isnull=True, created_at__gte=now - EVALUATION_STALE_AFTER
+            ).count()
+            >= settings.ANALYSIS_GUESTS_AT_ONCE
+        ):
             raise AnalysisRefused(
-                "guests_busy", _("Too many guests are analysing games right now; log in, or try again in a minute.")
+                "guests_busy",
+                _("Too many guests are analysing games right now; log in, or try again in a minute."),
             )
         mine = PositionEvaluation.objects.filter(_requester_filter(identity))
         if mine.filter(result__isnull=True, created_at__gte=now - EVALUATION_STALE_AFTER).exists():
             raise AnalysisRefused("busy", _("Wait for the evaluation you asked for first."))
-        quota = (int(getattr(settings, "BOARD_DAILY_QUOTA", 200)) if identity.is_registered
-                 else int(getattr(settings, "BOARD_GUEST_DAILY_QUOTA", 30)))
-        recent = list(mine.filter(created_at__gte=now - WINDOW).order_by("created_at")
-                      .values_list("created_at", flat=True))
+        quota = (
+            int(getattr(settings, "BOARD_DAILY_QUOTA", 200))
+            if identity.is_registered
+            else int(getattr(settings, "BOARD_GUEST_DAILY_QUOTA", 30))
+        )
+        recent = list(
+            mine.filter(created_at__gte=now - WINDOW)
+            .order_by("created_at")
+            .values_list("created_at", flat=True)
+        )
         if len(recent) >= quota:
             retry_at = recent[len(recent) - quota] + WINDOW
             raise AnalysisRefused(
                 "quota",
-                _("You have used your %(quota)s evaluations of the last 24 hours; "
-                  "the next one is possible at %(time)s UTC.")
+                _(
+                    "You have used your %(quota)s evaluations of the last 24 hours; "
+                    "the next one is possible at %(time)s UTC."
+                )
                 % {"quota": quota, "time": retry_at.astimezone(UTC).strftime("%H:%M")},
                 retry_at,
             )
-        fields = {"requested_by": identity.user, "created_at": now,
-                  "requested_guest": _guest_key(identity)}
+        fields = {"requested_by": identity.user, "created_at": now, "requested_guest": _guest_key(identity)}
         if row is None:
             row = PositionEvaluation.objects.create(game=slug, fen=position["fen"], **fields)
         else:  # its worker vanished: ask again
@@ -400,4 +451,6 @@ def run_board_evaluation(row_id: int) -> None:
         return
     engine = get(row.game)
     result = maths.evaluate(engine, engine.from_fen(row.fen)).as_dict()
-    PositionEvaluation.objects.filter(pk=row_id, result__isnull=True).update(result=result, finished_at=timezone.now())
+    PositionEvaluation.objects.filter(pk=row_id, result__isnull=True).update(
+        result=result, finished_at=timezone.now()
+    )

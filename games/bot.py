@@ -80,8 +80,11 @@ class GameBot:
         """The snapshot when this player is to move (and can), else None."""
         game = self.snapshot
         if (
-            game is not None and game["status"] == "active" and self.side is not None
-            and game["position"]["to_move"] == self.side and bool(game["position"]["legal_moves"])
+            game is not None
+            and game["status"] == "active"
+            and self.side is not None
+            and game["position"]["to_move"] == self.side
+            and bool(game["position"]["legal_moves"])
         ):
             return game
         return None
@@ -120,14 +123,19 @@ class GameBot:
                     if self.pending is not None:  # resend after a reconnect: applied at most once
                         await ws.send(json.dumps(self.pending))
                     while time.monotonic() < deadline:
-                        if self.finished or (max_moves is not None and self.moves_made >= max_moves
-                                             and self.pending is None):
+                        if self.finished or (
+                            max_moves is not None and self.moves_made >= max_moves and self.pending is None
+                        ):
                             return self.snapshot
                         if (game := self._my_turn()) is not None and self.pending is None:
                             await asyncio.sleep(self.think())
                             move = self.choose(game)
-                            self.pending = {"type": "move", "move": move, "ply": game["ply"],
-                                            "id": uuid.uuid4().hex[:12]}
+                            self.pending = {
+                                "type": "move",
+                                "move": move,
+                                "ply": game["ply"],
+                                "id": uuid.uuid4().hex[:12],
+                            }
                             self.sent_at = time.perf_counter()
                             self.moves_made += 1
                             await ws.send(json.dumps(self.pending))
@@ -146,4 +154,6 @@ class GameBot:
             except (OSError, WebSocketException):  # a dropped connection: reconnect and resync
                 self.reconnects += 1
                 await asyncio.sleep(backoff * random.uniform(0.7, 1.3))
-        raise TimeoutError(f"game did not finish in {timeout} s; last snapshot v={self.snapshot and self.snapshot['v']}")
+        raise TimeoutError(
+            f"game did not finish in {timeout} s; last snapshot v={self.snapshot and self.snapshot['v']}"
+        )

@@ -32,7 +32,9 @@ def time_choices() -> list[tuple[int, StrOrPromise]]:
 class NewGameForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES)
     opponent = forms.ChoiceField(label=_("Opponent"), choices=OPPONENT_CHOICES, initial="computer")
-    level = forms.ChoiceField(label=_("Computer level"), choices=AI_LEVEL_CHOICES, initial="easy", required=False)
+    level = forms.ChoiceField(
+        label=_("Computer level"), choices=AI_LEVEL_CHOICES, initial="easy", required=False
+    )
     minutes = forms.TypedChoiceField(
         label=_("Time per player"),
         coerce=int,

@@ -306,7 +306,9 @@ class Move(models.Model):
 class Favourite(models.Model):
     """A game a player starred in their history (private to that player)."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="favourite_games")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="favourite_games"
+    )
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     created_at = models.DateTimeField(default=timezone.now)
 

@@ -91,8 +91,13 @@ def analyse_game(analysis_id: int) -> None:
         raise
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True, autoretry_for=(OperationalError,), retry_backoff=True,
-             max_retries=5)
+@shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
 def evaluate_position(evaluation_id: int) -> None:
     """One position of the analysis board (sent to queue ``analysis``)."""
     from games import analysis

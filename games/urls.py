@@ -19,5 +19,9 @@ urlpatterns = [
     path("rules/<slug:slug>/", views.rules, name="rules"),
     path("analysis/<slug:slug>/", views.analysis_board, name="analysis_board"),
     path("analysis/<slug:slug>/position.json", views.analysis_board_position, name="analysis_board_position"),
-    path("analysis/<slug:slug>/evaluate.json", views.analysis_board_evaluation, name="analysis_board_evaluation"),
+    path(
+        "analysis/<slug:slug>/evaluate.json",
+        views.analysis_board_evaluation,
+        name="analysis_board_evaluation",
+    ),
 ]

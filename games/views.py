@@ -44,8 +44,9 @@ def _invitations(request):
     if not request.user.is_authenticated:
         return []
     return list(
-        Game.objects.filter(status=Game.Status.WAITING, kind=Game.Kind.DIRECT, invited_user=request.user)
-        .select_related("created_by")
+        Game.objects.filter(
+            status=Game.Status.WAITING, kind=Game.Kind.DIRECT, invited_user=request.user
+        ).select_related("created_by")
     )
 
 
@@ -60,7 +61,8 @@ def _render_home(request, form: NewGameForm, *, status: int = 200):
     if identity.user or identity.guest:
         running = (
             Game.objects.filter(status__in=[Game.Status.WAITING, Game.Status.ACTIVE])
-            .filter(_seat_filter(identity)).select_related("user0", "user1")
+            .filter(_seat_filter(identity))
+            .select_related("user0", "user1")
         )
         # Untimed games against the computer never end by themselves: listed apart, to resume or abandon.
         is_untimed = Q(kind=Game.Kind.COMPUTER, time_control=0)
@@ -109,13 +111,20 @@ def new_game(request):
     try:
         if data["opponent"] == "computer":
             game = services.create_computer_game(
-                identity=identity, game=data["game"], level=data["level"], side=data["side_number"],
+                identity=identity,
+                game=data["game"],
+                level=data["level"],
+                side=data["side_number"],
                 minutes=data["minutes"],
             )
         else:
             game = services.create_human_game(
-                identity=identity, game=data["game"], kind=data["opponent"], side=data["side_number"],
-                minutes=data["minutes"], invited_user=data.get("invited_user"),
+                identity=identity,
+                game=data["game"],
+                kind=data["opponent"],
+                side=data["side_number"],
+                minutes=data["minutes"],
+                invited_user=data.get("invited_user"),
             )
     except services.GameError as exc:
         form.add_error(None, exc.message)
@@ -135,7 +144,9 @@ def play(request, game_id: int):
             "side": side,
             "snapshot": {**events.snapshot(game), "you": side},
             # The link is the key to the free seat: only a seated player gets it.
-            "invite_url": request.build_absolute_uri(f"/join/{game.invite_token}/") if side is not None else "",
+            "invite_url": request.build_absolute_uri(f"/join/{game.invite_token}/")
+            if side is not None
+            else "",
         },
     )
 
@@ -210,8 +221,12 @@ def lobby(request):
                 for game in _open_challenges(request)
             ],
             "invitations": [
-                {"id": game.pk, "game": game.game, "name": game.get_game_display(),
-                 "by": game.created_by.username if game.created_by else ""}
+                {
+                    "id": game.pk,
+                    "game": game.game,
+                    "name": game.get_game_display(),
+                    "by": game.created_by.username if game.created_by else "",
+                }
                 for game in _invitations(request)
             ],
         }
@@ -231,10 +246,19 @@ def replay(request, game_id: int):
         positions.append(engine.view(state))
         fens.append(engine.fen(state))
     return render(
-        request, "games/replay.html",
-        {"game": game, "replay": {"game": game.game, "moves": game.tokens, "positions": positions,
-                                   "snapshot": events.snapshot(game), "fens": fens if game.is_over else None},
-         "analysis": game_analysis.as_json(Analysis.objects.filter(game=game).first())},
+        request,
+        "games/replay.html",
+        {
+            "game": game,
+            "replay": {
+                "game": game.game,
+                "moves": game.tokens,
+                "positions": positions,
+                "snapshot": events.snapshot(game),
+                "fens": fens if game.is_over else None,
+            },
+            "analysis": game_analysis.as_json(Analysis.objects.filter(game=game).first()),
+        },
     )
 
 
@@ -268,7 +292,6 @@ def rules(request, slug: str):
     return render(request, f"games/rules/{slug}.html", {"engine": ENGINES[slug]})
 
 
-
 _REFUSAL_STATUS = {"not_found": 404, "not_finished": 409, "no_identity": 403, "busy": 429, "quota": 429}
 
 
@@ -278,11 +301,18 @@ def analysis(request, game_id: int):
         try:
             found = game_analysis.request_analysis(game_id=game_id, identity=identity_from_request(request))
         except game_analysis.AnalysisRefused as refused:
-            response = JsonResponse({"error": refused.message, "code": refused.code,
-                                     "retry_at": refused.retry_at.isoformat() if refused.retry_at else None},
-                                    status=_REFUSAL_STATUS[refused.code])
+            response = JsonResponse(
+                {
+                    "error": refused.message,
+                    "code": refused.code,
+                    "retry_at": refused.retry_at.isoformat() if refused.retry_at else None,
+                },
+                status=_REFUSAL_STATUS[refused.code],
+            )
             if refused.retry_at is not None:
-                response["Retry-After"] = str(max(1, int((refused.retry_at - timezone.now()).total_seconds())))
+                response["Retry-After"] = str(
+                    max(1, int((refused.retry_at - timezone.now()).total_seconds()))
+                )
             return response
         return JsonResponse(game_analysis.as_json(found))
     if request.method != "GET":
@@ -302,8 +332,11 @@ def play_from_here(request, game_id: int):
         return redirect("replay", game_id=game_id)
     try:
         game = game_analysis.play_from_here(
-            game_id=game_id, ply=ply, identity=identity_from_request(request),
-            level=request.POST.get("level", ""), side=side,
+            game_id=game_id,
+            ply=ply,
+            identity=identity_from_request(request),
+            level=request.POST.get("level", ""),
+            side=side,
         )
     except game_analysis.AnalysisRefused as refused:
         if refused.code == "not_found":
@@ -315,8 +348,14 @@ def play_from_here(request, game_id: int):
 
 def _refusal(refused: game_analysis.AnalysisRefused) -> JsonResponse:
     status = {"not_found": 404, "busy": 429, "quota": 429, "no_identity": 403}.get(refused.code, 400)
-    response = JsonResponse({"error": refused.message, "code": refused.code,
-                             "retry_at": refused.retry_at.isoformat() if refused.retry_at else None}, status=status)
+    response = JsonResponse(
+        {
+            "error": refused.message,
+            "code": refused.code,
+            "retry_at": refused.retry_at.isoformat() if refused.retry_at else None,
+        },
+        status=status,
+    )
     if refused.retry_at is not None:
         response["Retry-After"] = str(max(1, int((refused.retry_at - timezone.now()).total_seconds())))
     return response
@@ -332,16 +371,20 @@ def analysis_board(request, slug: str):
     except game_analysis.AnalysisRefused as refused:
         error = refused.message
         start = game_analysis.board_position(slug)
-    return render(request, "games/analysis_board.html", {"slug": slug, "start": {"game": slug, **start},
-                                                          "error": error})
+    return render(
+        request, "games/analysis_board.html", {"slug": slug, "start": {"game": slug, **start}, "error": error}
+    )
 
 
 @require_POST
 def analysis_board_position(request, slug: str):
     """The position after a FEN (or the start) and moves: its FEN and view, or why not."""
     try:
-        return JsonResponse(game_analysis.board_position(
-            slug, request.POST.get("fen", ""), request.POST.get("moves", "").split()))
+        return JsonResponse(
+            game_analysis.board_position(
+                slug, request.POST.get("fen", ""), request.POST.get("moves", "").split()
+            )
+        )
     except game_analysis.AnalysisRefused as refused:
         return _refusal(refused)
 
@@ -350,8 +393,11 @@ def analysis_board_evaluation(request, slug: str):
     """GET: the stored evaluation of ``fen``. POST: evaluate it (queued) unless it is stored."""
     try:
         if request.method == "POST":
-            return JsonResponse(game_analysis.request_board_evaluation(
-                slug=slug, fen=request.POST.get("fen", ""), identity=identity_from_request(request)))
+            return JsonResponse(
+                game_analysis.request_board_evaluation(
+                    slug=slug, fen=request.POST.get("fen", ""), identity=identity_from_request(request)
+                )
+            )
         if request.method == "GET":
             return JsonResponse(game_analysis.board_evaluation(slug, request.GET.get("fen", "")))
     except game_analysis.AnalysisRefused as refused:

@@ -35,6 +35,7 @@ def _farming_reason() -> str:
         "only the first %(limit)d decisive games between the same two players within %(hours)d hours count"
     ) % {"limit": FARMING_LIMIT, "hours": FARMING_WINDOW // timedelta(hours=1)}
 
+
 RESULT_LABELS = {"win": _("Win"), "loss": _("Loss"), "draw": _("Draw"), "aborted": _("Aborted")}
 UNRATED_REASONS = {
     "aborted": _("aborted games never count"),
@@ -287,7 +288,9 @@ def starred_ids_among(identity, game_ids: Iterable[int], *, guest_starred: Itera
     game_ids = list(game_ids)
     if identity.user is not None:
         return set(
-            Favourite.objects.filter(user=identity.user, game_id__in=game_ids).values_list("game_id", flat=True)
+            Favourite.objects.filter(user=identity.user, game_id__in=game_ids).values_list(
+                "game_id", flat=True
+            )
         )
     return set(game_ids) & set(guest_starred)
 

@@ -104,7 +104,9 @@ def apply_ratings_for_game(*, game_id: int) -> str:
                 Rating.objects.get_or_create(user_id=uid, game=game.game)
             ratings = {
                 r.user_id: r
-                for r in Rating.objects.select_for_update().filter(user_id__in=ids, game=game.game).order_by("user_id")
+                for r in Rating.objects.select_for_update()
+                .filter(user_id__in=ids, game=game.game)
+                .order_by("user_id")
             }
             if _is_farming(game):
                 reason = "farming"
@@ -141,7 +143,9 @@ def _apply_elo(game: Game, ratings: dict[int, Rating]) -> None:
         else:
             player.losses += 1
         player.save(update_fields=["value", "peak", "rated_games", "wins", "losses", "updated_at"])
-        RatingChange.objects.create(game=game, user_id=player.user_id, before=before[side], after=player.value, created_at=now)
+        RatingChange.objects.create(
+            game=game, user_id=player.user_id, before=before[side], after=player.value, created_at=now
+        )
 
 
 def games_missing_ratings(*, older_than: timedelta = timedelta(minutes=5), limit: int = 500) -> list[int]:

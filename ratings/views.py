@@ -33,7 +33,9 @@ def rankings(request: HttpRequest, game: str) -> HttpResponse:
     order = request.GET.get("sort", "rating")
     if order not in selectors.RANKING_ORDERS:
         order = "rating"
-    page = Paginator(selectors.ranking(game, order=order), RANKING_PAGE_SIZE).get_page(request.GET.get("page"))
+    page = Paginator(selectors.ranking(game, order=order), RANKING_PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
     my_place = selectors.place_of(request.user, game) if request.user.is_authenticated else None
     return render(
         request,

@@ -69,7 +69,9 @@ def redis_layer(services, settings):
     from config.settings import _default_channel_prefix
 
     url = services.ensure_redis()
-    prefix = os.environ.get("CHANNEL_PREFIX") or _default_channel_prefix(url)  # as the processes started compute it
+    prefix = os.environ.get("CHANNEL_PREFIX") or _default_channel_prefix(
+        url
+    )  # as the processes started compute it
     settings.CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
@@ -146,8 +148,12 @@ def _wait_for_idle_worker(timeout: float = 20) -> None:
     quiet = 0
     while time.monotonic() < deadline and quiet < 2:
         inspector = celery_app.control.inspect(timeout=0.5)
-        busy = [task for found in ((inspector.active() or {}), (inspector.reserved() or {}))
-                for tasks in found.values() for task in tasks]
+        busy = [
+            task
+            for found in ((inspector.active() or {}), (inspector.reserved() or {}))
+            for tasks in found.values()
+            for task in tasks
+        ]
         quiet = 0 if busy else quiet + 1
 
 

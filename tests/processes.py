@@ -55,7 +55,9 @@ class Services:
 
     def ensure_redis(self) -> str:
         if not self.redis_url:
-            proc, self.redis_url = start_embedded_redis(Path(tempfile.mkdtemp(prefix="redis-")), persist=False)
+            proc, self.redis_url = start_embedded_redis(
+                Path(tempfile.mkdtemp(prefix="redis-")), persist=False
+            )
             self.procs.append(proc)
         return self.redis_url
 
@@ -77,8 +79,9 @@ class Services:
         self.logs.append(log)
         # A session of its own, so a test can kill -9 the whole process group
         # (a worker's pool children and its embedded beat with it).
-        proc = subprocess.Popen(cmd, cwd=BASE_DIR, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            cmd, cwd=BASE_DIR, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True
+        )
         self.procs.append(proc)
         return proc
 

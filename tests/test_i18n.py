@@ -45,7 +45,9 @@ def test_the_navigation_switches_language(client, lang):
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_board_page_and_a_rules_page_are_translated(client, lang):
     switch(client, lang)
-    client.post("/play/new/", {"game": "reversi", "opponent": "computer", "level": "easy", "minutes": 0, "side": "0"})
+    client.post(
+        "/play/new/", {"game": "reversi", "opponent": "computer", "level": "easy", "minutes": 0, "side": "0"}
+    )
     game = Game.objects.get()
     board = client.get(f"/play/{game.pk}/").content.decode()
     assert translated("Resign", lang) in board

@@ -23,5 +23,5 @@ def test_every_relative_link_and_path_in_the_docs_exists_in_the_repository():
 
 def test_the_first_run_line_names_the_port_it_listens_on():
     readme = (ROOT / "README.md").read_text()
-    run_line = readme[readme.index("make run     #"):readme.index("make test")]
+    run_line = readme[readme.index("make run     #") : readme.index("make test")]
     assert "$PORT" in run_line and "HOST" in run_line

@@ -19,7 +19,6 @@ FIELDS = ("theme", "palette", "ai_level", "hints", "sound", "block_invitations")
 GUEST_FIELDS = ("theme", "palette", "ai_level", "hints", "sound")
 
 
-
 def _default(name: str) -> Any:
     field = Preferences._meta.get_field(name)
     assert isinstance(field, Field), name  # FIELDS are the model's own columns, not relations

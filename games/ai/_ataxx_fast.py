@@ -165,8 +165,20 @@ def negamax(  # type: ignore[no-untyped-def]
     reach = dilate(clones | me) & empty
     if not reach:
         return -negamax(
-            opp, me, depth - 1, -beta, -alpha, ply + 1, stats, keys_me, keys_opp, info, generation, deadline,
-            buf_move, buf_key,
+            opp,
+            me,
+            depth - 1,
+            -beta,
+            -alpha,
+            ply + 1,
+            stats,
+            keys_me,
+            keys_opp,
+            info,
+            generation,
+            deadline,
+            buf_move,
+            buf_key,
         )
     if depth == 1 and empty & (empty - ONE):
         stats[2] = 1
@@ -230,13 +242,37 @@ def negamax(  # type: ignore[no-untyped-def]
             # Late move reduction: a late jump that takes at most one piece is searched a ply
             # shallower with a null window first, and fully only if it beats alpha.
             value = -negamax(
-                opp ^ flips, mine, depth - 2, -alpha - 1, -alpha, ply + 1, stats, keys_me, keys_opp, info,
-                generation, deadline, buf_move, buf_key,
+                opp ^ flips,
+                mine,
+                depth - 2,
+                -alpha - 1,
+                -alpha,
+                ply + 1,
+                stats,
+                keys_me,
+                keys_opp,
+                info,
+                generation,
+                deadline,
+                buf_move,
+                buf_key,
             )
         if value > alpha:
             value = -negamax(
-                opp ^ flips, mine, depth - 1, -beta, -alpha, ply + 1, stats, keys_me, keys_opp, info, generation,
-                deadline, buf_move, buf_key,
+                opp ^ flips,
+                mine,
+                depth - 1,
+                -beta,
+                -alpha,
+                ply + 1,
+                stats,
+                keys_me,
+                keys_opp,
+                info,
+                generation,
+                deadline,
+                buf_move,
+                buf_key,
             )
         if stats[1]:
             return 0
@@ -281,14 +317,28 @@ class Searcher:
         self.deadline = deadline
         self.stats = np.zeros(4, np.int64)
 
-    def value(self, me: int, opp: int, depth: int, alpha: int, beta: int, ply: int) -> tuple[int | None, bool]:
+    def value(
+        self, me: int, opp: int, depth: int, alpha: int, beta: int, ply: int
+    ) -> tuple[int | None, bool]:
         """(negamax value or None when out of time, whether a line stopped at the horizon)."""
         self.stats[2] = 0
         cls = type(self)
         with LOCK:
             value = negamax(
-                U(me), U(opp), depth, alpha, beta, ply, self.stats, cls._keys_me, cls._keys_opp, cls._info,
-                self.generation, self.deadline, cls._buf_move, cls._buf_key,
+                U(me),
+                U(opp),
+                depth,
+                alpha,
+                beta,
+                ply,
+                self.stats,
+                cls._keys_me,
+                cls._keys_opp,
+                cls._info,
+                self.generation,
+                self.deadline,
+                cls._buf_move,
+                cls._buf_key,
             )
         if self.stats[1]:
             return None, True

@@ -72,7 +72,7 @@ RAYS_UP, RAYS_DOWN = _rays()
 
 
 def _square_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    from games.ai import reversi as py
+    from games.ai import _reversi_tables as py
 
     weights = np.array(py.SQUARE_WEIGHTS, dtype=np.int64)
     neighbours = np.array([py._NEIGHBOURS[sq] for sq in range(64)], dtype=np.uint64)
@@ -85,7 +85,7 @@ WEIGHTS, NEIGHBOURS, QUADRANT_OF, QUADRANTS = _square_tables()
 
 
 def _eval_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    from games.ai import reversi as py
+    from games.ai import _reversi_tables as py
 
     x_table = np.array(py._X_BY_EMPTY_CORNERS, dtype=np.uint64)
     c_table = np.array(py._C_BY_EMPTY_CORNERS, dtype=np.uint64)

@@ -25,7 +25,9 @@ from games.engines import ultimate_ttt as rules
 WIN = np.array(rules.WIN, dtype=np.uint8)
 # For every 9-bit mask: how many cells it has and the k-th of them.
 POP9 = np.array([bin(m).count("1") for m in range(512)], dtype=np.int64)
-NTH9 = np.array([[c for c in range(9) if m >> c & 1] + [0] * (9 - bin(m).count("1")) for m in range(512)], np.int64)
+NTH9 = np.array(
+    [[c for c in range(9) if m >> c & 1] + [0] * (9 - bin(m).count("1")) for m in range(512)], np.int64
+)
 FULL9 = 511
 SIDE, LAST = 18, 19
 WON_X, WON_O, CLOSED = 0, 1, 2
@@ -155,8 +157,23 @@ def rollout(boards: np.ndarray, won: np.ndarray, rng: np.ndarray, scratch: np.nd
 
 @njit(cache=True)
 def mcts(  # type: ignore[no-untyped-def]
-    root_boards, root_won, root_moves, iterations, deadline, exploration, rng, first_child, n_children,
-    n_tried, visits, value, move, mover, terminal, root_visits, root_value,
+    root_boards,
+    root_won,
+    root_moves,
+    iterations,
+    deadline,
+    exploration,
+    rng,
+    first_child,
+    n_children,
+    n_tried,
+    visits,
+    value,
+    move,
+    mover,
+    terminal,
+    root_visits,
+    root_value,
 ):
     """UCT from the root over ``root_moves``; per root move its visits and value. Returns iterations done."""
     capacity = first_child.shape[0]
@@ -307,8 +324,16 @@ def search(
     root_value = np.zeros(len(root_moves), np.float64)
     with LOCK:
         done = mcts(
-            boards, won, candidates, 2**62 if iterations is None else iterations, deadline, exploration, rng,
-            *Tree.arrays(), root_visits, root_value,
+            boards,
+            won,
+            candidates,
+            2**62 if iterations is None else iterations,
+            deadline,
+            exploration,
+            rng,
+            *Tree.arrays(),
+            root_visits,
+            root_value,
         )
     if done == 0:
         return root_moves[0], 0, {}

@@ -77,7 +77,12 @@ class PositionEval:
     exact: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"chances": round(self.chances, 4), "best": self.best, "line": list(self.line), "exact": self.exact}
+        return {
+            "chances": round(self.chances, 4),
+            "best": self.best,
+            "line": list(self.line),
+            "exact": self.exact,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PositionEval:
@@ -101,9 +106,16 @@ class MoveJudgement:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "ply": self.ply, "side": self.side, "move": self.move, "drop": round(self.drop, 4),
-            "kind": self.kind, "accuracy": round(self.accuracy, 1), "best": self.best,
-            "line": list(self.line), "exact_loss": self.exact_loss, "forced": self.forced,
+            "ply": self.ply,
+            "side": self.side,
+            "move": self.move,
+            "drop": round(self.drop, 4),
+            "kind": self.kind,
+            "accuracy": round(self.accuracy, 1),
+            "best": self.best,
+            "line": list(self.line),
+            "exact_loss": self.exact_loss,
+            "forced": self.forced,
         }
 
 
@@ -113,7 +125,10 @@ class PlayerSummary:
     counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
 
     def as_dict(self) -> dict[str, Any]:
-        return {"accuracy": None if self.accuracy is None else round(self.accuracy, 1), "counts": dict(self.counts)}
+        return {
+            "accuracy": None if self.accuracy is None else round(self.accuracy, 1),
+            "counts": dict(self.counts),
+        }
 
 
 # ---------------------------------------------------------------------------
@@ -153,9 +168,16 @@ def judge_move(
     kind = None if forced else classify(drop)
     shows_better = (kind is not None or bool(exact_loss)) and before.best not in (None, move)
     return MoveJudgement(
-        ply=ply, side=side, move=move, drop=drop, kind=kind, accuracy=move_accuracy(drop),
-        best=before.best if shows_better else None, line=before.line if shows_better else (),
-        exact_loss=exact_loss, forced=forced,
+        ply=ply,
+        side=side,
+        move=move,
+        drop=drop,
+        kind=kind,
+        accuracy=move_accuracy(drop),
+        best=before.best if shows_better else None,
+        line=before.line if shows_better else (),
+        exact_loss=exact_loss,
+        forced=forced,
     )
 
 
@@ -233,7 +255,9 @@ class _Negamax:
             cost = 0 if self.free(move) else 1
             done = engine.outcome(child)
             if done is not None:  # scored here: a finished game's side to move means nothing
-                value = 0.0 if done.winner is None else _WIN - ply - 1 if done.winner == me else ply + 1 - _WIN
+                value = (
+                    0.0 if done.winner is None else _WIN - ply - 1 if done.winner == me else ply + 1 - _WIN
+                )
                 line = []
             elif engine.to_move(child) == me:
                 value, line = self.search(child, depth - cost, alpha, beta, ply + 1)
@@ -356,8 +380,15 @@ def _mcts_best(engine: Engine, state: Any, iterations: int) -> tuple[float, str]
         return _after_only_move(engine, state, FTT_TOKENS[cells[0]], iterations)
     own, opp = (state.x, state.o) if state.side == 0 else (state.o, state.x)
     ranked = sorted(cells, key=lambda c: -cell_value(own, opp, c))
-    result = search(FourTacToeAdapter(state), state, rng, iterations=iterations,
-                    exploration=EXPLORATION, widening=WIDENING, root_moves=ranked)
+    result = search(
+        FourTacToeAdapter(state),
+        state,
+        rng,
+        iterations=iterations,
+        exploration=EXPLORATION,
+        widening=WIDENING,
+        root_moves=ranked,
+    )
     return 2.0 * result.value - 1.0, FTT_TOKENS[result.move]
 
 
@@ -384,7 +415,9 @@ def _mcts(engine: Engine, state: Any, *, iterations: int) -> PositionEval:
         mover_chances = done.chances if me == 0 else -done.chances
     else:
         reply_chances, _ = _mcts_best(engine, probe, iterations)
-        mover_chances = (mover_chances + (reply_chances if engine.to_move(probe) == me else -reply_chances)) / 2
+        mover_chances = (
+            mover_chances + (reply_chances if engine.to_move(probe) == me else -reply_chances)
+        ) / 2
     sign = 1.0 if me == 0 else -1.0
     while len(line) < LINE_LENGTH and engine.outcome(probe) is None:  # a cheaper search for the line
         _, reply = _mcts_best(engine, probe, max(20, iterations // 8))
@@ -410,8 +443,9 @@ def evaluate(engine: Engine, state: Any, budget: dict[str, int] | None = None) -
     return _EVALUATORS[engine.slug](engine, state, **(budget or BUDGET[engine.slug]))
 
 
-def judge_game(engine: Engine, moves: Sequence[str], evals: Sequence[PositionEval],
-               start: Any | None = None) -> list[MoveJudgement]:
+def judge_game(
+    engine: Engine, moves: Sequence[str], evals: Sequence[PositionEval], start: Any | None = None
+) -> list[MoveJudgement]:
     """Judge every move of a game from the evaluations of its positions (one more than moves)."""
     if len(evals) != len(moves) + 1:
         raise ValueError("need one evaluation per position: one more than the moves")

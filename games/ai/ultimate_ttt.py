@@ -70,7 +70,9 @@ def _initial() -> UltimateTTTState:
     return UltimateTTTState(0, 0, 0, -1, 0, 0, 0, 0)
 
 
-def _search(state: UltimateTTTState, rng: Random, stop: float, iterations: int | None, root_moves: list[int]) -> int:
+def _search(
+    state: UltimateTTTState, rng: Random, stop: float, iterations: int | None, root_moves: list[int]
+) -> int:
     """The UCT search's move: compiled when possible, else ``games.ai.mcts``."""
     core = compiled_core()
     if core is not None:

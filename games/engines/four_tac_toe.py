@@ -201,7 +201,9 @@ def _parse_fen_ranks(text: str) -> tuple[int, int]:
     x = o = 0
     for index, char in enumerate(cells):
         if (char == "*") != (index == CENTRE):
-            raise InvalidPosition(f"{CELL_TOKENS[index]} holds {char!r}, but '*' marks exactly the forbidden e5")
+            raise InvalidPosition(
+                f"{CELL_TOKENS[index]} holds {char!r}, but '*' marks exactly the forbidden e5"
+            )
         if char == "x":
             x |= 1 << index
         elif char == "o":

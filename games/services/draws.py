@@ -35,11 +35,15 @@ def offer_draw(*, game_id: int, identity: Identity) -> Game:
         if draw_offer_live(game, at=moment):
             raise GameError(Code.OFFER_PENDING, _("A draw offer is already waiting for an answer."))
         if wait := game.plies_until_draw_offer(side):
-            raise GameError(Code.TOO_SOON, ngettext(
-                "Your last offer was declined; you can offer a draw again after %(count)d more move.",
-                "Your last offer was declined; you can offer a draw again after %(count)d more moves.",
-                wait,
-            ) % {"count": wait})
+            raise GameError(
+                Code.TOO_SOON,
+                ngettext(
+                    "Your last offer was declined; you can offer a draw again after %(count)d more move.",
+                    "Your last offer was declined; you can offer a draw again after %(count)d more moves.",
+                    wait,
+                )
+                % {"count": wait},
+            )
         game.draw_offer_side = side
         game.draw_offer_at = moment
         commit_and_announce(game, "draw_offer")

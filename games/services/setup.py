@@ -53,7 +53,13 @@ def _save_new(game: Game) -> None:
 
 
 def create_computer_game(
-    *, identity: Identity, game: str, level: str, side: int | None = None, minutes: int = 0, start_fen: str = ""
+    *,
+    identity: Identity,
+    game: str,
+    level: str,
+    side: int | None = None,
+    minutes: int = 0,
+    start_fen: str = "",
 ) -> Game:
     """A game against the computer; it starts at once (from ``start_fen`` when given: "Play from here")."""
     engine = get(game)  # KeyError for an unknown game is a programming error; views validate first
@@ -71,7 +77,9 @@ def create_computer_game(
             raise GameError(Code.POSITION_OVER, _("The game is already over in that position."))
     side = random.randrange(2) if side is None else side
     with transaction.atomic():
-        new = Game(game=game, kind=Game.Kind.COMPUTER, time_control=_validate_time_control(minutes, computer=True))
+        new = Game(
+            game=game, kind=Game.Kind.COMPUTER, time_control=_validate_time_control(minutes, computer=True)
+        )
         if start is not None:
             new.start_fen = engine.fen(start)
             new.state = engine.dumps(start)
@@ -142,7 +150,9 @@ def join_game(*, game_id: int, identity: Identity, token: str | None = None) -> 
             raise GameError(Code.NOT_OPEN, _("This game is no longer open to join."))
         free = 0 if not game.side_is_taken(0) else 1
         creator = game.user_of(1 - free)
-        if game.kind == Game.Kind.DIRECT and (identity.user is None or identity.user.pk != game.invited_user_id):
+        if game.kind == Game.Kind.DIRECT and (
+            identity.user is None or identity.user.pk != game.invited_user_id
+        ):
             raise GameError(Code.NOT_INVITED, _("This invitation is for another player."))
         if game.kind == Game.Kind.LOBBY:
             if identity.user is None:
@@ -178,7 +188,11 @@ def _call_off(game: Game, reason: EndReason) -> None:
 def decline_invitation(*, game_id: int, identity: Identity) -> Game:
     with transaction.atomic():
         game = locked(game_id)
-        if game.status != Game.Status.WAITING or identity.user is None or game.invited_user_id != identity.user.pk:
+        if (
+            game.status != Game.Status.WAITING
+            or identity.user is None
+            or game.invited_user_id != identity.user.pk
+        ):
             raise GameError(Code.NOT_INVITED, _("There is no invitation to decline."))
         _call_off(game, EndReason.DECLINED)
     return game
@@ -214,6 +228,10 @@ def rematch_computer(*, game_id: int, identity: Identity) -> Game:
             raise GameError(Code.NO_REMATCH, _("'New game' is for games against the computer."))
         end_for_new_game(game, side)
         return create_computer_game(
-            identity=identity, game=game.game, level=level, side=1 - side, minutes=game.time_control // 60,
+            identity=identity,
+            game=game.game,
+            level=level,
+            side=1 - side,
+            minutes=game.time_control // 60,
             start_fen=game.start_fen,
         )

@@ -242,7 +242,11 @@ def board_diagram(
             x, y = grid.origin(row, col)
             out.append(f'<rect class="cell" x="{x}" y="{y}" width="{CELL}" height="{CELL}"/>')
     for cls, spec in (("hl", hl), ("hl2", hl2)):
-        cells = [(r, c) for r in range(rows) for c in range(cols)] if spec == "all" else [grid.cell(n) for n in _items(spec)]
+        cells = (
+            [(r, c) for r in range(rows) for c in range(cols)]
+            if spec == "all"
+            else [grid.cell(n) for n in _items(spec)]
+        )
         for row, col in cells:
             x, y = grid.origin(row, col)
             out.append(f'<rect class="{cls}" x="{x}" y="{y}" width="{CELL}" height="{CELL}"/>')
@@ -279,7 +283,9 @@ def board_diagram(
     for item in _items(arrows):
         start, _sep, end = item.partition(">")
         (x1, y1), (x2, y2) = grid.centre(start), grid.centre(end)
-        out.append(f'<line class="arrow" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" marker-end="url(#{marker})"/>')
+        out.append(
+            f'<line class="arrow" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" marker-end="url(#{marker})"/>'
+        )
     defs = (
         f'<defs><marker id="{marker}" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" '
         'orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" class="arrowhead"/></marker></defs>'
@@ -288,19 +294,26 @@ def board_diagram(
     if key and path_key:
         legend = format_html(
             '<ul class="line-key">{}</ul>',
-            mark_safe("".join(
-                format_html(
-                    '<li style="--line-colour: {}"><span class="line-key-symbol" aria-hidden="true">{}</span> '
-                    '<span class="line-key-cells">{}</span>: {}</li>',
-                    colour, symbol, "–".join(names), motion,
+            mark_safe(
+                "".join(
+                    format_html(
+                        '<li style="--line-colour: {}"><span class="line-key-symbol" aria-hidden="true">{}</span> '
+                        '<span class="line-key-cells">{}</span>: {}</li>',
+                        colour,
+                        symbol,
+                        "–".join(names),
+                        motion,
+                    )
+                    for colour, symbol, names, motion in path_key
                 )
-                for colour, symbol, names, motion in path_key
-            )),
+            ),
         )
         if key == "details":
             from django.utils.translation import gettext as _
 
-            legend = format_html("<details><summary>{}</summary>{}</details>", _("Show how each line moves"), legend)
+            legend = format_html(
+                "<details><summary>{}</summary>{}</details>", _("Show how each line moves"), legend
+            )
     return format_html(
         '<figure class="diagram" style="--diagram-cols: {}"><svg class="diagram-svg" viewBox="-2 -2 {} {}" '
         'role="img" aria-label="{}">{}{}</svg><figcaption>{}</figcaption>{}</figure>',
@@ -317,7 +330,7 @@ def board_diagram(
 
 @register.filter
 def seat_names(game) -> str:
-    """"alice – Computer (Easy)": both sides of a stored game, for lists of games."""
+    """ "alice – Computer (Easy)": both sides of a stored game, for lists of games."""
     names = [game.side_name(side) if game.side_is_taken(side) else "…" for side in (0, 1)]
     return " – ".join(names)
 

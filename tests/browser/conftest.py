@@ -40,7 +40,9 @@ def pytest_collection_modifyitems(config, items):
     # A conftest hook sees every collected item, so only this folder's are touched.
     if Path(CHROMIUM).exists() or _in_ci():
         return
-    skip = pytest.mark.skip(reason=f"browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium)")
+    skip = pytest.mark.skip(
+        reason=f"browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium)"
+    )
     for item in items:
         if HERE in item.path.parents:
             item.add_marker(skip)
@@ -60,7 +62,10 @@ def collected_static() -> Iterator[Path]:
     extra = {"DJANGO_STATIC_ROOT": str(root), "DJANGO_STATIC_MANIFEST": "1"}
     env = {**os.environ, **extra, "DJANGO_SETTINGS_MODULE": "config.settings"}
     subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=BASE_DIR, env=env, check=True
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+        cwd=BASE_DIR,
+        env=env,
+        check=True,
     )
     with pytest.MonkeyPatch.context() as patch:
         for name, value in extra.items():

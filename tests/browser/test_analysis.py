@@ -25,7 +25,9 @@ def _page_text(lang: str, text: str) -> str:
 
 
 @pytest.mark.parametrize("lang", ["en", "hi", "bn", "el"])
-def test_a_player_analyses_a_game_and_reads_the_graph_and_the_blunder(new_context, login_session, user_factory, lang):
+def test_a_player_analyses_a_game_and_reads_the_graph_and_the_blunder(
+    new_context, login_session, user_factory, lang
+):
     registered = lang == "en"
     ann = user_factory(f"ann_{lang}")
     game = finished_game(user=ann)
@@ -48,7 +50,9 @@ def test_a_player_analyses_a_game_and_reads_the_graph_and_the_blunder(new_contex
             .observe(bar, { attributes: true, attributeFilter: ['value'] });
     }""")
     analyse.click()
-    expect(page.locator("#analysis-status")).to_have_text(_page_text(lang, "Analysis complete."), timeout=60_000)
+    expect(page.locator("#analysis-status")).to_have_text(
+        _page_text(lang, "Analysis complete."), timeout=60_000
+    )
     expect(page.locator("#analysis-progress")).to_be_hidden()
     expect(analyse).to_be_hidden()
     total = len(SHORT_REVERSI) + 1
@@ -73,7 +77,8 @@ def test_a_player_analyses_a_game_and_reads_the_graph_and_the_blunder(new_contex
     expect(mark).to_have_text("??")
     expect(mark).to_have_attribute("title", _page_text(lang, "Blunder"))
     expect(graph.locator(".eval-error.kind-blunder")).to_have_count(
-        sum(1 for j in stored.judgements if j["kind"] == "blunder"))
+        sum(1 for j in stored.judgements if j["kind"] == "blunder")
+    )
     page.locator(f'#move-list li[data-ply="{BLUNDER_PLY}"] .better-move').click()
     better = page.locator("#analysis-better")
     expect(better).to_be_visible()
@@ -90,7 +95,9 @@ def test_a_player_analyses_a_game_and_reads_the_graph_and_the_blunder(new_contex
     page.set_viewport_size(PHONE)
     page.reload()
     expect(page.locator("#analysis-status")).to_have_text(_page_text(lang, "Analysis complete."))
-    expect(page.locator(f'#move-list li[data-ply="{BLUNDER_PLY}"] .judgement.kind-blunder')).to_have_text("??")
+    expect(page.locator(f'#move-list li[data-ply="{BLUNDER_PLY}"] .judgement.kind-blunder')).to_have_text(
+        "??"
+    )
     screenshot(page, f"analysis-{lang}-phone")
 
 
@@ -160,4 +167,5 @@ def test_analyse_from_the_history_starts_it_on_the_replay(new_context, login_ses
     page.goto("/history/")
     stored = Analysis.objects.get(game=game)
     expect(page.locator(f'tr[data-game="{game.pk}"] .analysis-cell a')).to_have_text(
-        f"{stored.summary[0]['accuracy']:.1f} % accuracy")
+        f"{stored.summary[0]['accuracy']:.1f} % accuracy"
+    )

@@ -30,7 +30,7 @@ def test_keyboard_play_refusals_hints_sounds_and_undo_redo(new_context):
     page.uncheck("#hints-toggle")
     expect(page.locator(".hint.on")).to_have_count(0)
     page.check("#hints-toggle")
-    expect(page.locator('.hint.on')).to_have_count(4)
+    expect(page.locator(".hint.on")).to_have_count(4)
     assert page.get_attribute('[data-cell="d3"]', "aria-label") == "d3, empty, legal move"
     assert page.get_attribute('[data-cell="d4"]', "aria-label") == "d4, White disc"
 

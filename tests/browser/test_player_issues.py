@@ -82,9 +82,16 @@ def _human_game(alice, bob, game: str, *, minutes: int = 5) -> Game:
 
 
 def _create_human_game(alice, bob, game: str, minutes: int) -> Game:
-    created = services.create_human_game(identity=Identity(user=alice, guest=None), game=game,
-                                         kind=Game.Kind.INVITE_LINK, side=0, minutes=minutes)
-    return services.join_game(game_id=created.pk, identity=Identity(user=bob, guest=None), token=created.invite_token)
+    created = services.create_human_game(
+        identity=Identity(user=alice, guest=None),
+        game=game,
+        kind=Game.Kind.INVITE_LINK,
+        side=0,
+        minutes=minutes,
+    )
+    return services.join_game(
+        game_id=created.pk, identity=Identity(user=bob, guest=None), token=created.invite_token
+    )
 
 
 def test_a_quantum_collapse_is_chosen_below_the_board_or_by_tapping_the_square(
@@ -92,8 +99,12 @@ def test_a_quantum_collapse_is_chosen_below_the_board_or_by_tapping_the_square(
 ):
     alice, bob = user_factory("alice"), user_factory("bob")
     game = _human_game(alice, bob, "quantum_ttt")
-    in_thread(services.play_move, game_id=game.pk, identity=Identity(user=alice, guest=None), token="7-9", ply=0)
-    in_thread(services.play_move, game_id=game.pk, identity=Identity(user=bob, guest=None), token="7-9", ply=1)
+    in_thread(
+        services.play_move, game_id=game.pk, identity=Identity(user=alice, guest=None), token="7-9", ply=0
+    )
+    in_thread(
+        services.play_move, game_id=game.pk, identity=Identity(user=bob, guest=None), token="7-9", ply=1
+    )
 
     page = new_context(viewport=PHONE, session_cookie=login_session(alice)).new_page()
     open_game(page, f"/play/{game.pk}/")
@@ -122,8 +133,14 @@ def test_the_profile_lists_the_players_recent_games(new_context, user_factory, l
     alice, bob = user_factory("alice"), user_factory("bob")
     won = _human_game(alice, bob, "ataxx")
     in_thread(services.resign, game_id=won.pk, identity=Identity(user=bob, guest=None))
-    lost = in_thread(services.create_computer_game, identity=Identity(user=alice, guest=None), game="reversi",
-                     level="easy", side=0, minutes=0)
+    lost = in_thread(
+        services.create_computer_game,
+        identity=Identity(user=alice, guest=None),
+        game="reversi",
+        level="easy",
+        side=0,
+        minutes=0,
+    )
     in_thread(services.resign, game_id=lost.pk, identity=Identity(user=alice, guest=None))
 
     page = new_context(session_cookie=login_session(bob)).new_page()
@@ -144,8 +161,13 @@ def test_the_profile_lists_the_players_recent_games(new_context, user_factory, l
 
 
 def _invite(alice, bob, game: str) -> Game:
-    return in_thread(services.create_human_game, identity=Identity(user=alice, guest=None), game=game,
-                     kind=Game.Kind.DIRECT, invited_user=bob)
+    return in_thread(
+        services.create_human_game,
+        identity=Identity(user=alice, guest=None),
+        game=game,
+        kind=Game.Kind.DIRECT,
+        invited_user=bob,
+    )
 
 
 def test_an_invitation_pops_up_inside_another_game_and_can_be_accepted(
@@ -197,17 +219,22 @@ def test_when_the_opponent_joins_the_player_to_move_is_told_the_game_started(new
     bob.wait_for_url("**/play/*/")
     bob.wait_for_function(READY)
     # Bob's socket is open: his presence notice has reached Alice's page.
-    alice.wait_for_function("() => window.__game.online[1] === true && window.__game.snapshot.status === 'active'")
+    alice.wait_for_function(
+        "() => window.__game.online[1] === true && window.__game.snapshot.status === 'active'"
+    )
     alice.wait_for_timeout(300)
     expect(alice.locator("#status")).to_have_text("The game has started. Your move.")
     expect(bob.locator("#status")).to_contain_text("to move.")
 
 
-@pytest.mark.parametrize(("lang", "one", "three", "guest"), [
-    ("el", "1 λεπτό", "3 λεπτά", "Επισκέπτης"),
-    ("hi", "1 मिनट", "15 मिनट", "मेहमान"),
-    ("bn", "1 মিনিট", "15 মিনিট", "অতিথি"),
-])
+@pytest.mark.parametrize(
+    ("lang", "one", "three", "guest"),
+    [
+        ("el", "1 λεπτό", "3 λεπτά", "Επισκέπτης"),
+        ("hi", "1 मिनट", "15 मिनट", "मेहमान"),
+        ("bn", "1 মিনিট", "15 মিনিট", "অতিথি"),
+    ],
+)
 def test_time_choices_and_guest_names_are_translated_with_plurals(new_context, lang, one, three, guest):
     page = new_context().new_page()
     page.goto("/")
@@ -220,10 +247,14 @@ def test_time_choices_and_guest_names_are_translated_with_plurals(new_context, l
     start_game_from_home(page, "reversi", opponent="computer", minutes="0", side="0")
     # The guest's own name, in the header and on the board (drawn by the page's script).
     expect(page.locator(".guest-name")).to_have_text(f"{guest} {snapshot(page)['players'][0]['name'][-4:]}")
-    expect(page.locator('.player[data-side="0"] .name')).to_have_text(page.locator(".guest-name").inner_text())
+    expect(page.locator('.player[data-side="0"] .name')).to_have_text(
+        page.locator(".guest-name").inner_text()
+    )
 
 
-def test_after_a_declined_draw_the_offer_button_waits_and_says_how_long(new_context, user_factory, login_session):
+def test_after_a_declined_draw_the_offer_button_waits_and_says_how_long(
+    new_context, user_factory, login_session
+):
     alice, bob = user_factory("alice"), user_factory("bob")
     game = _human_game(alice, bob, "reversi")
     pages = []
@@ -237,7 +268,8 @@ def test_after_a_declined_draw_the_offer_button_waits_and_says_how_long(new_cont
     offer = alice_page.locator('[data-action="offer_draw"]')
     expect(offer).to_be_disabled()
     expect(alice_page.locator("#draw-wait")).to_have_text(
-        "Your draw offer was declined: you can offer again after 10 more moves.")
+        "Your draw offer was declined: you can offer again after 10 more moves."
+    )
     expect(bob_page.locator('[data-action="offer_draw"]')).to_be_enabled()  # Bob's own offers are unaffected
     assert snapshot(alice_page)["draw_wait"] == [10, 0]
     play_move(alice_page, "reversi", "d3")
@@ -245,7 +277,9 @@ def test_after_a_declined_draw_the_offer_button_waits_and_says_how_long(new_cont
     screenshot(alice_page, "reversi-draw-wait-desktop")
 
 
-def test_a_refused_invitation_shows_the_real_home_page_with_the_reason(new_context, user_factory, login_session):
+def test_a_refused_invitation_shows_the_real_home_page_with_the_reason(
+    new_context, user_factory, login_session
+):
     from accounts.services.blocks import block
 
     alice, bob = user_factory("alice"), user_factory("bob")
@@ -333,7 +367,9 @@ def test_ultimate_ttt_defaults_to_playing_first_as_x(new_context, user_factory, 
     page.goto("/")
     expect(page.locator("#id_side")).to_have_value("random")
     page.click('.game-card[data-game="ultimate_ttt"]')
-    expect(page.locator("#id_side")).to_have_value("0")  # the seed: whoever starts the game is X and moves first
+    expect(page.locator("#id_side")).to_have_value(
+        "0"
+    )  # the seed: whoever starts the game is X and moves first
     page.click('.game-card[data-game="reversi"]')
     expect(page.locator("#id_side")).to_have_value("random")
     page.click('.game-card[data-game="ultimate_ttt"]')
@@ -355,12 +391,15 @@ def test_a_side_the_player_chose_is_kept_when_switching_games(new_context):
     expect(page.locator("#id_side")).to_have_value("1")
 
 
-@pytest.mark.parametrize(("lang", "words"), [
-    ("en", "or when neither player can move"),
-    ("hi", "या जब कोई भी खिलाड़ी चाल नहीं चल सकता"),
-    ("bn", "কোনো খেলোয়াড়ই চাল দিতে না পারলে"),
-    ("el", "ή όταν κανένας παίκτης δεν μπορεί να κινηθεί"),
-])
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "or when neither player can move"),
+        ("hi", "या जब कोई भी खिलाड़ी चाल नहीं चल सकता"),
+        ("bn", "কোনো খেলোয়াড়ই চাল দিতে না পারলে"),
+        ("el", "ή όταν κανένας παίκτης δεν μπορεί να κινηθεί"),
+    ],
+)
 def test_the_ataxx_rules_say_the_game_ends_when_neither_side_can_move(new_context, lang, words):
     page = new_context(viewport=PHONE).new_page()
     page.goto("/rules/ataxx/")
@@ -380,17 +419,37 @@ def test_rankings_and_profiles_show_points_beside_the_elo_rating(new_context, us
     for name, value in (("alice", 1600), ("bob", 1550), ("carol", 1500)):
         Rating.objects.create(user=users[name], game="reversi", value=value, peak=value, rated_games=2)
     for winner, loser in (("carol", "bob"), ("carol", "alice"), ("bob", "alice")):
-        Game.objects.create(game="reversi", kind=Game.Kind.DIRECT, status=Game.Status.FINISHED, winner=0,
-                            user0=users[winner], user1=users[loser], end_reason="resign", ply=20,
-                            started_at=timezone.now(), finished_at=timezone.now())
-    Game.objects.create(game="reversi", kind=Game.Kind.COMPUTER, status=Game.Status.FINISHED, winner=0,
-                        user0=users["alice"], ai1="hard", end_reason="count", ply=60, finished_at=timezone.now())
+        Game.objects.create(
+            game="reversi",
+            kind=Game.Kind.DIRECT,
+            status=Game.Status.FINISHED,
+            winner=0,
+            user0=users[winner],
+            user1=users[loser],
+            end_reason="resign",
+            ply=20,
+            started_at=timezone.now(),
+            finished_at=timezone.now(),
+        )
+    Game.objects.create(
+        game="reversi",
+        kind=Game.Kind.COMPUTER,
+        status=Game.Status.FINISHED,
+        winner=0,
+        user0=users["alice"],
+        ai1="hard",
+        end_reason="count",
+        ply=60,
+        finished_at=timezone.now(),
+    )
 
     page = new_context(viewport=PHONE).new_page()
     page.goto("/rankings/reversi/")
     names = page.locator("table.ranking .player a")
     expect(names).to_have_text(["alice", "bob", "carol"])  # by Elo rating
-    expect(page.locator("table.ranking td.points")).to_have_text(["0", "1", "2"])  # a win over the computer: no point
+    expect(page.locator("table.ranking td.points")).to_have_text(
+        ["0", "1", "2"]
+    )  # a win over the computer: no point
     page.click('[data-sort="points"]')
     page.wait_for_url("**/rankings/reversi/?sort=points")
     expect(names).to_have_text(["carol", "bob", "alice"])
@@ -402,16 +461,21 @@ def test_rankings_and_profiles_show_points_beside_the_elo_rating(new_context, us
     expect(page.locator('.profile-rating[data-game="reversi"] .rating')).to_contain_text("1500")
 
 
-@pytest.mark.parametrize(("lang", "motion"), [
-    ("en", "one cell up, one board right"),
-    ("hi", None), ("bn", None), ("el", None),
-])
+@pytest.mark.parametrize(
+    ("lang", "motion"),
+    [
+        ("en", "one cell up, one board right"),
+        ("hi", None),
+        ("bn", None),
+        ("el", None),
+    ],
+)
 def test_the_four_tac_toe_rules_teach_the_geometry_step_by_step(new_context, lang, motion):
     from django.utils import translation
 
     if motion is None:
         with translation.override(lang):
-            motion = f'{translation.gettext("one cell up")}, {translation.gettext("one board right")}'
+            motion = f"{translation.gettext('one cell up')}, {translation.gettext('one board right')}"
         assert "one" not in motion, f"the motions are translated into {lang}"
     for viewport, size in ((DESKTOP, "desktop"), (PHONE, "phone")):
         page = new_context(viewport=viewport).new_page()
@@ -420,8 +484,14 @@ def test_the_four_tac_toe_rules_teach_the_geometry_step_by_step(new_context, lan
             with page.expect_navigation():
                 page.select_option("#lang-select", lang)
         # A line, a square, a cube, a hypercube: each step with its picture and its lines.
-        for step, count in (("step-line", 1), ("step-square", 8), ("step-cube", 4), ("step-hypercube", 3),
-                            ("example-1", 4), ("example-2", 14)):
+        for step, count in (
+            ("step-line", 1),
+            ("step-square", 8),
+            ("step-cube", 4),
+            ("step-hypercube", 3),
+            ("example-1", 4),
+            ("example-2", 14),
+        ):
             section = page.locator(f"#{step}")
             expect(section.locator("svg.diagram-svg")).to_be_visible()
             expect(section.locator(".path-stroke")).to_have_count(count)
@@ -470,8 +540,13 @@ def test_open_challenges_are_counted_on_the_play_link_of_every_page(
     page.wait_for_timeout(500)
     badge = page.locator('[data-nav="play"] .badge')
     expect(badge).to_have_count(0)
-    challenge = in_thread(services.create_human_game, identity=Identity(user=alice, guest=None), game="ataxx",
-                          kind=Game.Kind.LOBBY, minutes=3)
+    challenge = in_thread(
+        services.create_human_game,
+        identity=Identity(user=alice, guest=None),
+        game="ataxx",
+        kind=Game.Kind.LOBBY,
+        minutes=3,
+    )
     expect(badge).to_have_text("1")
     expect(badge).to_have_attribute("aria-label", "open challenges")
     in_thread(services.cancel_waiting_game, game_id=challenge.pk, identity=Identity(user=alice, guest=None))

@@ -37,7 +37,9 @@ def test_sigterm_closes_websockets_with_1012_stops_listening_and_exits(services,
         pass
 
 
-def test_an_http_request_running_when_sigterm_arrives_still_gets_its_answer(services, database_url_for_processes):
+def test_an_http_request_running_when_sigterm_arrives_still_gets_its_answer(
+    services, database_url_for_processes
+):
     proc, port = services.start_daphne(database_url_for_processes)
     with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
         conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # headers not finished yet

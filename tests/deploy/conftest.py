@@ -16,8 +16,10 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 LAYOUT = os.environ.get("DEPLOY_LAYOUT", "")
-REASON = ("needs the running production layout: "
-          "python -m config.launcher --deploy-check -- python -m pytest tests/deploy")
+REASON = (
+    "needs the running production layout: "
+    "python -m config.launcher --deploy-check -- python -m pytest tests/deploy"
+)
 
 
 def pytest_collection_modifyitems(config, items):

@@ -29,8 +29,9 @@ from tests.processes import EXTERNAL_SITE, site_ws_url
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
-def request(method: str, path: str, *, port: int | None = None, headers: dict | None = None,
-            body: bytes | None = None) -> tuple[int, http.client.HTTPMessage, bytes]:
+def request(
+    method: str, path: str, *, port: int | None = None, headers: dict | None = None, body: bytes | None = None
+) -> tuple[int, http.client.HTTPMessage, bytes]:
     """One HTTP request to nginx (or straight to a daphne ``port``); no redirects followed."""
     nginx = urlsplit(EXTERNAL_SITE)
     conn = http.client.HTTPConnection("127.0.0.1", port or nginx.port, timeout=20)
@@ -98,8 +99,9 @@ def wait_for_restart(port: int, old_pid: int, timeout: float = 30) -> None:
 @pytest.fixture
 def two_players(user_factory):
     alice, bob = user_factory("alice"), user_factory("bob")
-    game = game_services.create_human_game(identity=Identity(alice, None), game="reversi",
-                                           kind=Game.Kind.INVITE_LINK, side=0, minutes=15)
+    game = game_services.create_human_game(
+        identity=Identity(alice, None), game="reversi", kind=Game.Kind.INVITE_LINK, side=0, minutes=15
+    )
     game_services.join_game(game_id=game.pk, identity=Identity(bob, None), token=game.invite_token)
     return game.pk, session_cookie(alice), session_cookie(bob)
 
@@ -155,10 +157,14 @@ def test_a_body_over_the_cap_is_refused_by_nginx_before_any_daphne(layout):
 
 def test_a_forged_x_forwarded_proto_is_replaced_by_nginx(layout, user_factory):
     alice = user_factory("alice")
-    game = game_services.create_human_game(identity=Identity(alice, None), game="reversi",
-                                           kind=Game.Kind.INVITE_LINK, side=0, minutes=15)
-    forged = {"Cookie": f"sessionid={session_cookie(alice)}", "X-Forwarded-Proto": "https",
-              "X-Forwarded-For": "203.0.113.9"}
+    game = game_services.create_human_game(
+        identity=Identity(alice, None), game="reversi", kind=Game.Kind.INVITE_LINK, side=0, minutes=15
+    )
+    forged = {
+        "Cookie": f"sessionid={session_cookie(alice)}",
+        "X-Forwarded-Proto": "https",
+        "X-Forwarded-For": "203.0.113.9",
+    }
 
     def invite_link(**kwargs) -> str:
         status, _, page = request("GET", f"/play/{game.pk}/", headers=forged, **kwargs)
@@ -205,7 +211,9 @@ def busiest_daphne(layout: dict) -> tuple[dict, dict, int]:
     return victim, other, max(a, b)
 
 
-def assert_finished_with_every_move(game_id: int, black: GameBot, white: GameBot, moves_before: list[str]) -> None:
+def assert_finished_with_every_move(
+    game_id: int, black: GameBot, white: GameBot, moves_before: list[str]
+) -> None:
     game = Game.objects.get(pk=game_id)
     assert game.status == Game.Status.FINISHED and game.end_reason in ("board_full", "no_moves")
     assert game.tokens[: len(moves_before)] == moves_before, "every move from before the stop is kept"
@@ -248,8 +256,9 @@ def test_a_stopped_daphne_drains_and_its_players_continue_on_the_other(layout, c
     wait_for_restart(seen["victim"]["port"], seen["victim"]["pid"])
 
 
-def test_a_daphne_killed_mid_game_its_players_reconnect_through_nginx_and_finish(layout, celery_worker,
-                                                                                  two_players):
+def test_a_daphne_killed_mid_game_its_players_reconnect_through_nginx_and_finish(
+    layout, celery_worker, two_players
+):
     """kill -9 of one daphne: its players come back through nginx on the other process."""
     game_id, alice, bob = two_players
 
@@ -275,7 +284,8 @@ def test_a_daphne_killed_mid_game_its_players_reconnect_through_nginx_and_finish
     black, white, seen = play_and_interrupt(game_id, alice, bob, kill_one)
     assert black.reconnects + white.reconnects >= 1
     assert seen["victim_sockets"] == 0 and seen["other_sockets"] >= 2, (
-        f"both players on the surviving daphne: {seen}")
+        f"both players on the surviving daphne: {seen}"
+    )
     assert_finished_with_every_move(game_id, black, white, seen["moves_before"])
     wait_for_the_worker(game_id)
     wait_for_restart(seen["victim"]["port"], seen["victim"]["pid"])

@@ -19,20 +19,29 @@ from games.models import Analysis, Game
 # Black wipes white out on the ninth move.
 SHORT_REVERSI = ["d3", "c3", "b3", "d2", "e1", "d6", "d7", "e3", "f4"]
 # A short Quantum TTT game (X makes a line).
-QTTT_GAME = ['2-5', '1-6', '2-5', '@5', '1-6', '@1', '7-8', '7-9', '7-9', '@7']
+QTTT_GAME = ["2-5", "1-6", "2-5", "@5", "1-6", "@1", "7-8", "7-9", "7-9", "@7"]
 
 
-def finished_game(slug: str = "reversi", tokens: list[str] | None = None, *, user=None,
-                  status: str = Game.Status.FINISHED) -> Game:
+def finished_game(
+    slug: str = "reversi", tokens: list[str] | None = None, *, user=None, status: str = Game.Status.FINISHED
+) -> Game:
     tokens = list(SHORT_REVERSI if tokens is None else tokens)
     engine = get(slug)
     state = replay(engine, tokens)
     outcome = engine.outcome(state)
     return Game.objects.create(
-        game=slug, kind=Game.Kind.COMPUTER, status=status, user0=user, ai1="easy", tokens=tokens,
-        ply=len(tokens), state=engine.dumps(state), winner=outcome.winner if outcome else None,
+        game=slug,
+        kind=Game.Kind.COMPUTER,
+        status=status,
+        user0=user,
+        ai1="easy",
+        tokens=tokens,
+        ply=len(tokens),
+        state=engine.dumps(state),
+        winner=outcome.winner if outcome else None,
         end_reason=outcome.reason if outcome and status == Game.Status.FINISHED else "",
-        started_at=timezone.now(), finished_at=timezone.now() if status == Game.Status.FINISHED else None,
+        started_at=timezone.now(),
+        finished_at=timezone.now() if status == Game.Status.FINISHED else None,
     )
 
 
@@ -51,7 +60,8 @@ def queued(monkeypatch):
 
 @pytest.mark.django_db
 def test_a_finished_game_gets_one_analysis_queued_and_a_second_viewer_gets_the_same(
-        user_factory, queued, django_capture_on_commit_callbacks):
+    user_factory, queued, django_capture_on_commit_callbacks
+):
     ann, bob = user_factory("ann"), user_factory("bob")
     game = finished_game(user=ann)
     with django_capture_on_commit_callbacks(execute=True):
@@ -82,12 +92,16 @@ def test_one_analysis_under_way_per_player(user_factory, queued):
     ann = user_factory()
     first, second = finished_game(user=ann), finished_game(user=ann)
     analysis.request_analysis(game_id=first.pk, identity=Identity(ann, None))
-    with pytest.raises(analysis.AnalysisRefused, match=f"analysis of game {first.pk} is still running") as refused:
+    with pytest.raises(
+        analysis.AnalysisRefused, match=f"analysis of game {first.pk} is still running"
+    ) as refused:
         analysis.request_analysis(game_id=second.pk, identity=Identity(ann, None))
     assert refused.value.code == "busy"
     assert not Analysis.objects.filter(game=second).exists()
     # A worker that vanished (no progress for STALE_AFTER) no longer blocks the player.
-    Analysis.objects.filter(game=first).update(updated_at=timezone.now() - analysis.STALE_AFTER - timedelta(seconds=1))
+    Analysis.objects.filter(game=first).update(
+        updated_at=timezone.now() - analysis.STALE_AFTER - timedelta(seconds=1)
+    )
     assert analysis.request_analysis(game_id=second.pk, identity=Identity(ann, None)).game_id == second.pk
 
 
@@ -99,7 +113,9 @@ def test_the_daily_quota_refuses_and_says_when(user_factory, guest_factory, queu
     now = timezone.now()
     oldest = now - timedelta(hours=20)
     for when in (oldest, now - timedelta(hours=2)):
-        done = analysis.request_analysis(game_id=finished_game(user=ann).pk, identity=Identity(ann, None), now=when)
+        done = analysis.request_analysis(
+            game_id=finished_game(user=ann).pk, identity=Identity(ann, None), now=when
+        )
         Analysis.objects.filter(pk=done.pk).update(status=Analysis.Status.DONE)
     game = finished_game(user=ann)
     with pytest.raises(analysis.AnalysisRefused) as refused:
@@ -109,7 +125,9 @@ def test_the_daily_quota_refuses_and_says_when(user_factory, guest_factory, queu
     assert (oldest + timedelta(hours=24)).strftime("%H:%M") in refused.value.message
     assert not Analysis.objects.filter(game=game).exists()
     # A day later the oldest one has left the window.
-    later = analysis.request_analysis(game_id=game.pk, identity=Identity(ann, None), now=now + timedelta(hours=5))
+    later = analysis.request_analysis(
+        game_id=game.pk, identity=Identity(ann, None), now=now + timedelta(hours=5)
+    )
     assert later.status == Analysis.Status.QUEUED
     # Guests have a smaller quota of their own.
     guest, _ = guest_factory()
@@ -121,7 +139,8 @@ def test_the_daily_quota_refuses_and_says_when(user_factory, guest_factory, queu
 
 @pytest.mark.django_db
 def test_guests_together_cannot_fill_the_queue_by_coming_back_with_new_cookies(
-        user_factory, guest_factory, queued, settings):
+    user_factory, guest_factory, queued, settings
+):
     settings.ANALYSIS_GUESTS_AT_ONCE = 2
     for _ in range(2):
         analysis.request_analysis(game_id=finished_game().pk, identity=guest_factory()[0])
@@ -199,8 +218,11 @@ def test_json_endpoint_starts_reports_and_refuses(user_factory, queued, settings
     ann = user_factory()
     client = Client()
     client.force_login(ann)
-    game, other, running = finished_game(user=ann), finished_game(user=ann), finished_game(tokens=SHORT_REVERSI[:3],
-                                                                                           status=Game.Status.ACTIVE)
+    game, other, running = (
+        finished_game(user=ann),
+        finished_game(user=ann),
+        finished_game(tokens=SHORT_REVERSI[:3], status=Game.Status.ACTIVE),
+    )
     url = f"/play/{game.pk}/analysis.json"
     assert client.get(url).json() == {"status": "none"}
     started = client.post(url)
@@ -243,11 +265,11 @@ def test_the_history_row_shows_the_players_accuracy_and_errors(user_factory, que
     client = Client()
     client.force_login(ann)
     page = client.get("/history/").content.decode()
-    row = page[page.index(f'data-game="{analysed.pk}"'):]
+    row = page[page.index(f'data-game="{analysed.pk}"') :]
     row = row[: row.index("</tr>")]
     assert f"{mine['accuracy']:.1f} % accuracy" in row
     assert f"{mine['counts']['blunder']}??" in row
-    other = page[page.index(f'data-game="{plain.pk}"'):]
+    other = page[page.index(f'data-game="{plain.pk}"') :]
     assert f'/play/{plain.pk}/replay/#analyse">Analyse</a>' in other[: other.index("</tr>")]
 
 
@@ -285,17 +307,21 @@ def test_reversi_endgame_moves_are_labelled_perfect_or_with_the_discs_they_lose(
     assert 0 in labelled and any(loss > 0 for loss in labelled)  # a random player is sometimes perfect
     # The exact final score: the last position's disc difference, empties to the winner.
     black, white = engine.score(state)
-    assert done.positions[-1]["exact"] == (black - white) + (64 - black - white) * ((black > white) - (black < white))
+    assert done.positions[-1]["exact"] == (black - white) + (64 - black - white) * (
+        (black > white) - (black < white)
+    )
 
 
 @pytest.mark.django_db
 def test_a_stalled_analysis_shows_as_stalled_and_asking_again_continues_it(
-        user_factory, queued, django_capture_on_commit_callbacks):
+    user_factory, queued, django_capture_on_commit_callbacks
+):
     ann = user_factory()
     game = finished_game("quantum_ttt", QTTT_GAME, user=ann)
     pending = analysis.request_analysis(game_id=game.pk, identity=Identity(ann, None))
-    Analysis.objects.filter(pk=pending.pk).update(status=Analysis.Status.RUNNING, done=0,
-                                                  updated_at=timezone.now() - timedelta(minutes=10))
+    Analysis.objects.filter(pk=pending.pk).update(
+        status=Analysis.Status.RUNNING, done=0, updated_at=timezone.now() - timedelta(minutes=10)
+    )
     assert analysis.as_json(Analysis.objects.get(pk=pending.pk))["status"] == "stalled"
     with django_capture_on_commit_callbacks(execute=True):
         again = analysis.request_analysis(game_id=game.pk, identity=Identity(ann, None))

@@ -44,11 +44,14 @@ def test_positions_come_from_a_fen_and_moves_and_bad_input_is_refused():
 
 
 @pytest.mark.django_db
-def test_an_evaluation_is_queued_once_then_served_from_the_store(user_factory, queued,
-                                                                 django_capture_on_commit_callbacks):
+def test_an_evaluation_is_queued_once_then_served_from_the_store(
+    user_factory, queued, django_capture_on_commit_callbacks
+):
     ann, bob = user_factory("ann"), user_factory("bob")
     with django_capture_on_commit_callbacks(execute=True):
-        pending = analysis.request_board_evaluation(slug="reversi", fen=CORNER_ON_OFFER, identity=Identity(ann, None))
+        pending = analysis.request_board_evaluation(
+            slug="reversi", fen=CORNER_ON_OFFER, identity=Identity(ann, None)
+        )
     assert pending["status"] == "pending" and len(queued) == 1
     # Asked again while it runs: nothing new is queued.
     with django_capture_on_commit_callbacks(execute=True):
@@ -58,7 +61,9 @@ def test_an_evaluation_is_queued_once_then_served_from_the_store(user_factory, q
     analysis.run_board_evaluation(queued[0])
     done = analysis.board_evaluation("reversi", CORNER_ON_OFFER)
     assert done["status"] == "done" and done["best"] == "a1" and done["chances"] < -0.3
-    again = analysis.request_board_evaluation(slug="reversi", fen=CORNER_ON_OFFER, identity=Identity(bob, None))
+    again = analysis.request_board_evaluation(
+        slug="reversi", fen=CORNER_ON_OFFER, identity=Identity(bob, None)
+    )
     assert again == done and PositionEvaluation.objects.count() == 1
 
 

@@ -46,8 +46,9 @@ def human_game(player_factory):
     def make(game: str = "reversi", minutes: int = 5):
         alice, alice_cookie = player_factory("alice")
         bob, bob_cookie = player_factory("bob")
-        created = services.create_human_game(identity=alice, game=game, kind=Game.Kind.INVITE_LINK, side=0,
-                                             minutes=minutes)
+        created = services.create_human_game(
+            identity=alice, game=game, kind=Game.Kind.INVITE_LINK, side=0, minutes=minutes
+        )
         services.join_game(game_id=created.pk, identity=bob, token=created.invite_token)
         return created.pk, (alice, alice_cookie), (bob, bob_cookie)
 
@@ -88,7 +89,9 @@ async def test_both_players_see_a_move_and_only_the_mover_gets_the_ack(human_gam
         ("alice", {"type": "fly_away"}, "unknown_type"),
     ],
 )
-async def test_a_refused_command_is_answered_to_the_sender_only_and_changes_nothing(human_game, who, message, code):
+async def test_a_refused_command_is_answered_to_the_sender_only_and_changes_nothing(
+    human_game, who, message, code
+):
     game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)()
     a, _ = await open_socket(game_id, alice)
     b, before = await open_socket(game_id, bob)

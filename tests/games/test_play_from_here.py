@@ -28,19 +28,25 @@ def no_tasks(monkeypatch):
 
 
 @pytest.mark.django_db
-def test_a_new_game_starts_from_the_position_shown(user_factory, no_tasks, django_capture_on_commit_callbacks):
+def test_a_new_game_starts_from_the_position_shown(
+    user_factory, no_tasks, django_capture_on_commit_callbacks
+):
     ann = user_factory()
     old = finished_game(user=ann)
     expected = replay(REVERSI, SHORT_REVERSI[:4])
     with django_capture_on_commit_callbacks(execute=True):
-        new = analysis.play_from_here(game_id=old.pk, ply=4, identity=Identity(ann, None), level="easy", side=0)
+        new = analysis.play_from_here(
+            game_id=old.pk, ply=4, identity=Identity(ann, None), level="easy", side=0
+        )
     assert new.status == Game.Status.ACTIVE and new.kind == Game.Kind.COMPUTER and new.ai1 == "easy"
     assert new.start_fen == REVERSI.fen(expected)
     assert new.engine_state() == expected and new.tokens == [] and new.ply == 0
     assert no_tasks == []  # black (ann) moves first here: the computer waits
     # From white's turn with ann as black, the computer moves at once.
     with django_capture_on_commit_callbacks(execute=True):
-        other = analysis.play_from_here(game_id=old.pk, ply=3, identity=Identity(ann, None), level="hard", side=0)
+        other = analysis.play_from_here(
+            game_id=old.pk, ply=3, identity=Identity(ann, None), level="hard", side=0
+        )
     assert REVERSI.to_move(other.engine_state()) == 1 and no_tasks == [(other.pk, 0)]
 
 
@@ -79,7 +85,9 @@ def test_play_from_here_refuses_games_in_play_bad_plies_and_finished_positions(u
     with pytest.raises(analysis.AnalysisRefused, match="no move 12"):
         analysis.play_from_here(game_id=old.pk, ply=12, identity=identity, level="easy", side=0)
     with pytest.raises(analysis.AnalysisRefused, match="already over"):
-        analysis.play_from_here(game_id=old.pk, ply=len(SHORT_REVERSI), identity=identity, level="easy", side=0)
+        analysis.play_from_here(
+            game_id=old.pk, ply=len(SHORT_REVERSI), identity=identity, level="easy", side=0
+        )
     with pytest.raises(analysis.AnalysisRefused, match="Easy, Medium or Hard"):
         analysis.play_from_here(game_id=old.pk, ply=1, identity=identity, level="expert", side=0)
     assert Game.objects.count() == 2
@@ -96,10 +104,16 @@ def test_the_replay_form_starts_the_game_and_refusals_come_back_to_the_replay(us
     response = client.post(f"/play/{old.pk}/from/", {"ply": "5", "level": "medium", "side": "1"})
     new = Game.objects.exclude(pk=old.pk).get()
     assert response.status_code == 302 and response["Location"] == new.get_absolute_url()
-    assert new.user1 == ann and new.ai0 == "medium" and new.start_fen == REVERSI.fen(replay(REVERSI, SHORT_REVERSI[:5]))
+    assert (
+        new.user1 == ann
+        and new.ai0 == "medium"
+        and new.start_fen == REVERSI.fen(replay(REVERSI, SHORT_REVERSI[:5]))
+    )
     refused = client.post(f"/play/{old.pk}/from/", {"ply": "x", "level": "medium", "side": "1"}, follow=True)
     assert b"Choose a move and a side." in refused.content and Game.objects.count() == 2
-    assert client.post(f"/play/{old.pk}/from/", {"ply": "99", "level": "easy", "side": "0"}).status_code == 302
+    assert (
+        client.post(f"/play/{old.pk}/from/", {"ply": "99", "level": "easy", "side": "0"}).status_code == 302
+    )
     assert client.post("/play/999999/from/", {"ply": "1", "level": "easy", "side": "0"}).status_code == 404
     assert Game.objects.count() == 2
 

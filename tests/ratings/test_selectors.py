@@ -27,7 +27,9 @@ def test_ranking_places_share_ties_and_skip_after_them(player):
     # 1500.4 and 1499.6 are both shown as 1500, so they share dan's place.
     assert rows == [("ann", 1), ("ben", 2), ("cat", 2), ("dan", 4), ("eve", 4), ("fay", 4), ("gus", 7)]
     assert {name: place_of(u, "reversi") for name, u in users.items()} == dict(rows)
-    assert places_for((u.pk, "reversi") for u in users.values()) == {(users[n].pk, "reversi"): p for n, p in rows}
+    assert places_for((u.pk, "reversi") for u in users.values()) == {
+        (users[n].pk, "reversi"): p for n, p in rows
+    }
 
 
 def test_players_without_a_rated_game_are_not_ranked(player):
@@ -79,7 +81,9 @@ def test_profile_block_shows_rating_place_and_a_chart(alice, bob, finished_game)
     assert reversi.chart_first == 1500 and len(reversi.chart_points.split()) == 4
     assert blocks["ataxx"].rating is None and blocks["ataxx"].chart_points == ""
 
-    html = Template('{% include "ratings/_profile_ratings.html" with player=p %}').render(Context({"p": alice}))
+    html = Template('{% include "ratings/_profile_ratings.html" with player=p %}').render(
+        Context({"p": alice})
+    )
     assert "<polyline" in html
     assert f"Rating {round(reversi.rating.value)}" in html
     assert "Place 1" in html

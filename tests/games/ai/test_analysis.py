@@ -97,7 +97,10 @@ def test_the_four_symmetric_reversi_openings_are_not_errors():
     start = REVERSI.initial()
     before = evaluate(REVERSI, start)
     for move in REVERSI.legal_moves(start):
-        assert judge_move(0, 0, move, before, evaluate(REVERSI, REVERSI.play(start, move)), forced=False).kind is None
+        assert (
+            judge_move(0, 0, move, before, evaluate(REVERSI, REVERSI.play(start, move)), forced=False).kind
+            is None
+        )
 
 
 def _qttt_value(state, me: int) -> int:
@@ -126,8 +129,10 @@ def test_ataxx_the_best_move_is_no_error_and_some_other_move_loses_chances():
     for move in ("a7a5", "g7f5"):
         state = engine.play(state, move)
     before = evaluate(engine, state)
-    judged = [judge_move(2, engine.to_move(state), m, before, evaluate(engine, engine.play(state, m)), forced=False)
-              for m in engine.legal_moves(state)]
+    judged = [
+        judge_move(2, engine.to_move(state), m, before, evaluate(engine, engine.play(state, m)), forced=False)
+        for m in engine.legal_moves(state)
+    ]
     best = next(j for j in judged if j.move == before.best)
     assert best.kind is None
     assert max(j.drop for j in judged) > best.drop
@@ -140,8 +145,11 @@ def test_ultimate_ttt_sees_a_win_on_the_spot():
         state = engine.initial()
         while engine.outcome(state) is None:
             me = engine.to_move(state)
-            winning = [m for m in engine.legal_moves(state)
-                       if (done := engine.outcome(engine.play(state, m))) is not None and done.winner == me]
+            winning = [
+                m
+                for m in engine.legal_moves(state)
+                if (done := engine.outcome(engine.play(state, m))) is not None and done.winner == me
+            ]
             if winning:
                 result = evaluate(engine, state)
                 assert result.best in winning
@@ -162,7 +170,12 @@ def test_monte_carlo_analysis_is_reproducible(slug):
 def test_judge_game_counts_each_players_errors_and_accuracy():
     engine = REVERSI
     moves = ["f5", "d6", "c3"]
-    evals = [PositionEval(0.0, "f5"), PositionEval(0.0, "c5"), PositionEval(0.5, "e6"), PositionEval(0.4, "c4")]
+    evals = [
+        PositionEval(0.0, "f5"),
+        PositionEval(0.0, "c5"),
+        PositionEval(0.5, "e6"),
+        PositionEval(0.4, "c4"),
+    ]
     judged = judge_game(engine, moves, evals)
     assert [j.kind for j in judged] == [None, "blunder", "inaccuracy"]
     first, second = summarize(judged)

@@ -110,7 +110,10 @@ def test_uttt_moves_and_positions_match_the_engine_move_by_move_in_random_games(
 def test_uttt_compiled_search_is_reproducible_and_counts_every_iteration():
     state = play_index(UltimateTTTEngine().initial(), 40)
     moves = uttt_ai.legal_indexes(state)
-    runs = [uttt_core.search(state, moves, 7, deadline=time.perf_counter() + 60, iterations=3000) for _ in range(2)]
+    runs = [
+        uttt_core.search(state, moves, 7, deadline=time.perf_counter() + 60, iterations=3000)
+        for _ in range(2)
+    ]
     assert runs[0] == runs[1]
     move, iterations, visits = runs[0]
     assert iterations == 3000 and sum(visits.values()) == 3000 and move in moves
@@ -128,7 +131,6 @@ def test_uttt_compiled_search_runs_far_more_iterations_than_the_python_one():
     slow = search(uttt_ai.UTTTAdapter, state, random.Random(1), deadline=time.perf_counter() + 0.1).iterations
     slow_rate = slow / (time.process_time() - cpu)
     assert fast_rate > 10 * slow_rate  # measured: about 20 times
-
 
 
 def test_after_the_warm_up_a_full_garbage_collection_is_short_again():

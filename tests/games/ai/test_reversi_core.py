@@ -38,7 +38,9 @@ def random_game(rng: random.Random):
 
 
 def test_perft_matches_the_published_counts():
-    line = next(ln for ln in (TESTDATA / "reversi_perft.txt").read_text().splitlines() if ln.startswith("start"))
+    line = next(
+        ln for ln in (TESTDATA / "reversi_perft.txt").read_text().splitlines() if ln.startswith("start")
+    )
     counts = [int(n) for n in line.split(";")[1].split()]
     own, opp = own_opp(ENGINE.initial())
     for depth, expected in enumerate(counts, start=1):
