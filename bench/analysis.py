@@ -53,21 +53,27 @@ def analyse(slug: str, moves: list[str]) -> tuple[float, float, int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("games", nargs="*", default=list(ENGINES))
     parser.add_argument("--games", dest="count", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     print(f"{'game':<14} {'budget':<18} {'plies':>12} {'s per game':>18} {'s per ply':>10} {'slowest':>8}")
     for slug in args.games:
-        rows = [(len(moves), *analyse(slug, moves))
-                for moves in (play(slug, args.seed + i) for i in range(args.count))]
+        rows = [
+            (len(moves), *analyse(slug, moves))
+            for moves in (play(slug, args.seed + i) for i in range(args.count))
+        ]
         plies = [r[0] for r in rows]
         seconds = [r[1] for r in rows]
         budget = ", ".join(f"{k} {v}" for k, v in BUDGET[slug].items())
-        print(f"{slug:<14} {budget:<18} {'/'.join(map(str, plies)):>12} "
-              f"{'/'.join(f'{s:.1f}' for s in seconds):>18} {sum(seconds) / sum(plies):>10.3f} "
-              f"{max(r[2] for r in rows):>8.2f}")
+        print(
+            f"{slug:<14} {budget:<18} {'/'.join(map(str, plies)):>12} "
+            f"{'/'.join(f'{s:.1f}' for s in seconds):>18} {sum(seconds) / sum(plies):>10.3f} "
+            f"{max(r[2] for r in rows):>8.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -31,7 +31,12 @@ PROTOCOL = {"ataxx": "uai", "ultimate_ttt": "ugi"}
 class OutsideEngine:
     def __init__(self, path: str, protocol: str) -> None:
         self.proc = subprocess.Popen(
-            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1
+            [path],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
         )
         self.send(protocol)
         self.wait_for(f"{protocol}ok")
