@@ -30,6 +30,7 @@ deploy-check: setup
 
 lint: setup
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy config games accounts ratings
 
 bench: setup
