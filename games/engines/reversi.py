@@ -32,7 +32,7 @@ Fast internals for the computer player (no strings, plain ints):
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from games.engines.base import IllegalMove, InvalidPosition, Outcome, common_view
 
@@ -76,7 +76,8 @@ def _build_rays() -> tuple[tuple[tuple[tuple[int, int], ...], ...], tuple[tuple[
     increasing_table, decreasing_table = [], []
     for sq in range(64):
         col, row = sq % 8, sq // 8
-        increasing, decreasing = [], []
+        increasing: list[tuple[int, int]] = []
+        decreasing: list[tuple[int, int]] = []
         for dc, dr in _DIRECTIONS:
             mask, c, r = 0, col + dc, row + dr
             while 0 <= c < 8 and 0 <= r < 8:
@@ -284,9 +285,9 @@ def _parse_board(text: Any) -> tuple[int, int]:
 class ReversiEngine:
     """Othello: place a disc that closes lines of opponent discs; they all flip."""
 
-    slug = "reversi"
-    name = "Reversi"
-    pass_move = PASS
+    slug: ClassVar[str] = "reversi"
+    name: ClassVar[str] = "Reversi"
+    pass_move: ClassVar[str | None] = PASS
 
     def initial(self) -> ReversiState:
         return ReversiState(START_BLACK, START_WHITE, 0)
