@@ -101,7 +101,7 @@ def core_share(before: dict[int, tuple[int, int]], after: dict[int, tuple[int, i
 class Pinning:
     """Each daphne on a core of its own, everything else on core 0; undone for system services."""
 
-    def __init__(self, enabled: bool) -> None:
+    def __init__(self, *, enabled: bool) -> None:
         self.enabled = enabled
         self.cores = sorted(os.sched_getaffinity(0))
         self.restore: dict[int, set[int]] = {}  # system service pid -> its affinity before

@@ -314,10 +314,10 @@ class EndgameSolver:
         for quadrant in _QUADRANT_MASKS:
             if (empty & quadrant).bit_count() & 1:
                 odd |= quadrant
-        return self._shallow(own, opp, alpha, beta, n_empty, odd, False)
+        return self._shallow(own, opp, alpha, beta, n_empty, odd, passed=False)
 
     def _shallow(
-        self, own: int, opp: int, alpha: int, beta: int, n_empty: int, odd: int, passed: bool
+        self, own: int, opp: int, alpha: int, beta: int, n_empty: int, odd: int, *, passed: bool
     ) -> int:
         """Few empties: try the empty squares directly, odd quadrants first.
 
@@ -348,7 +348,7 @@ class EndgameSolver:
                     -alpha,
                     n_empty - 1,
                     odd ^ _QUADRANT_OF[sq],
-                    False,
+                    passed=False,
                 )
                 if score > best_score:
                     best_score = score
@@ -360,7 +360,7 @@ class EndgameSolver:
             return best_score
         if passed:  # neither side can move: the game is over
             return -final_score(opp, own)
-        return -self._shallow(opp, own, -beta, -alpha, n_empty, odd, True)
+        return -self._shallow(opp, own, -beta, -alpha, n_empty, odd, passed=True)
 
     def _two(self, own: int, opp: int, alpha: int, beta: int, empty: int) -> int:
         """Exact score with two empty squares left."""

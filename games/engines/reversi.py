@@ -203,7 +203,7 @@ def _neighbours(mask: int) -> int:
     return (horizontal | (row << 8) | (row >> 8)) & FULL
 
 
-def perft_bits(own: int, opp: int, depth: int, passed: bool = False) -> int:
+def perft_bits(own: int, opp: int, depth: int, *, passed: bool = False) -> int:
     """Perft on raw bitboards (a forced pass is a ply), for benchmarks and tests."""
     moves = legal_mask(own, opp)
     if not moves:
@@ -211,7 +211,7 @@ def perft_bits(own: int, opp: int, depth: int, passed: bool = False) -> int:
             return 0  # game over before the horizon: not a leaf at the horizon
         if depth == 1:
             return 1
-        return perft_bits(opp, own, depth - 1, True)
+        return perft_bits(opp, own, depth - 1, passed=True)
     if depth == 1:
         return moves.bit_count()
     total = 0
@@ -219,7 +219,7 @@ def perft_bits(own: int, opp: int, depth: int, passed: bool = False) -> int:
         bit = moves & -moves
         moves ^= bit
         f = flips(own, opp, bit.bit_length() - 1)
-        total += perft_bits(opp ^ f, own | f | bit, depth - 1, False)
+        total += perft_bits(opp ^ f, own | f | bit, depth - 1, passed=False)
     return total
 
 
