@@ -125,7 +125,7 @@ def _to_table(value: int, ply: int) -> int:
 
 
 @njit(cache=True)
-def _from_table(value: int, ply: int) -> int:
+def _from_table(value: np.int64, ply: int) -> np.int64:
     if value > MATE_BOUND:
         return value - ply
     if value < -MATE_BOUND:
