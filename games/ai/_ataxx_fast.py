@@ -13,6 +13,8 @@ next look at the clock].
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 from numba import njit
 
@@ -123,7 +125,7 @@ def _to_table(value: int, ply: int) -> int:
 
 
 @njit(cache=True)
-def _from_table(value: int, ply: int) -> int:
+def _from_table(value: np.int64, ply: int) -> np.int64:
     if value > MATE_BOUND:
         return value - ply
     if value < -MATE_BOUND:
@@ -297,6 +299,12 @@ class Searcher:
     """One search's view of the process-wide table (a new generation) and its counters."""
 
     _keys_me: np.ndarray | None = None
+    # Set together with ``_keys_me`` by the first search of the process.
+    _keys_opp: ClassVar[np.ndarray]
+    _info: ClassVar[np.ndarray]
+    _buf_move: ClassVar[np.ndarray]
+    _buf_key: ClassVar[np.ndarray]
+    _generation: ClassVar[int]
 
     def __init__(self, deadline: float) -> None:
         cls = type(self)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from typing import TYPE_CHECKING
 
 if os.environ.get("GAMES_AI_PURE_PYTHON", "") not in ("", "0"):
     raise ImportError("GAMES_AI_PURE_PYTHON is set: the computer players use the pure-Python searches")
@@ -33,41 +34,55 @@ ZERO = U(0)
 ONE = U(1)
 
 
-@intrinsic
-def popcount(typingctx, x):  # type: ignore[no-untyped-def]
-    """Number of set bits of a uint64 (one instruction)."""
-    if x != types.uint64:
-        return None
+if TYPE_CHECKING:
+    # What compiled code sees. numba's stubs type an ``@intrinsic`` as its Python
+    # definition, which takes the typing context as well, so every call would be
+    # reported as missing an argument.
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.ctpop(args[0])
+    def popcount(x: np.uint64) -> int:
+        """Number of set bits of a uint64 (one instruction)."""
 
-    return types.int64(types.uint64), codegen
+    def lowest_index(x: np.uint64) -> int:
+        """Index of the lowest set bit of a non-zero uint64."""
 
+    def highest_index(x: np.uint64) -> int:
+        """Index of the highest set bit of a non-zero uint64."""
 
-@intrinsic
-def lowest_index(typingctx, x):  # type: ignore[no-untyped-def]
-    """Index of the lowest set bit of a non-zero uint64."""
-    if x != types.uint64:
-        return None
+else:
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+    @intrinsic
+    def popcount(typingctx, x):  # type: ignore[no-untyped-def]
+        """Number of set bits of a uint64 (one instruction)."""
+        if x != types.uint64:
+            return None
 
-    return types.int64(types.uint64), codegen
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            return builder.ctpop(args[0])
 
+        return types.int64(types.uint64), codegen
 
-@intrinsic
-def highest_index(typingctx, x):  # type: ignore[no-untyped-def]
-    """Index of the highest set bit of a non-zero uint64."""
-    if x != types.uint64:
-        return None
+    @intrinsic
+    def lowest_index(typingctx, x):  # type: ignore[no-untyped-def]
+        """Index of the lowest set bit of a non-zero uint64."""
+        if x != types.uint64:
+            return None
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        leading = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
-        return builder.sub(ir.Constant(ir.IntType(64), 63), leading)
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
 
-    return types.int64(types.uint64), codegen
+        return types.int64(types.uint64), codegen
+
+    @intrinsic
+    def highest_index(typingctx, x):  # type: ignore[no-untyped-def]
+        """Index of the highest set bit of a non-zero uint64."""
+        if x != types.uint64:
+            return None
+
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            leading = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+            return builder.sub(ir.Constant(ir.IntType(64), 63), leading)
+
+        return types.int64(types.uint64), codegen
 
 
 @njit(cache=True)

@@ -130,7 +130,7 @@ def legal(own: np.uint64, opp: np.uint64) -> np.uint64:
     """Mask of the empty squares where ``own`` may place a disc."""
     empty = ~(own | opp)
     inner = opp & INNER
-    moves = _direction(own, inner, U(1)) | _direction_down(own, inner, U(1))
+    moves: np.uint64 = _direction(own, inner, U(1)) | _direction_down(own, inner, U(1))
     moves |= _direction(own, opp, U(8)) | _direction_down(own, opp, U(8))
     moves |= _direction(own, inner, U(9)) | _direction_down(own, inner, U(9))
     moves |= _direction(own, inner, U(7)) | _direction_down(own, inner, U(7))
@@ -165,7 +165,7 @@ def neighbours(mask: np.uint64) -> np.uint64:
 
 
 @njit("int64(uint64, uint64, int64, int64)", cache=True)
-def perft(own: np.uint64, opp: np.uint64, depth: int, passed: int) -> int:
+def perft(own: np.uint64, opp: np.uint64, depth: int, passed: int | np.int64) -> int:
     """Leaves at ``depth`` plies (a forced pass is a ply), as ``games.engines.reversi.perft_bits``."""
     moves = legal(own, opp)
     if not moves:
@@ -211,7 +211,7 @@ def terminal_value(own: np.uint64, opp: np.uint64) -> int:
 
 
 @njit(cache=True)
-def _anchored(edge: int) -> int:
+def _anchored(edge: int | np.int64) -> int:
     low = ((edge ^ (edge + 1)) >> 1) & edge
     if low == 0xFF:
         return 8
@@ -221,7 +221,7 @@ def _anchored(edge: int) -> int:
 
 
 @njit(cache=True)
-def _column_byte(mask: np.uint64, col: int) -> int:
+def _column_byte(mask: np.uint64, col: int) -> np.int64:
     return np.int64(((mask >> U(col)) & COL_A) * COLUMN_MAGIC >> U(56))
 
 

@@ -112,7 +112,7 @@ def perft(boards, won, depth, scratch):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def _next_random(rng: np.ndarray) -> np.uint64:
     """xorshift64*: the next 64 random bits (state in ``rng[0]``)."""
-    x = rng[0]
+    x: np.uint64 = rng[0]
     x ^= x >> np.uint64(12)
     x ^= x << np.uint64(25)
     x ^= x >> np.uint64(27)
@@ -121,7 +121,7 @@ def _next_random(rng: np.ndarray) -> np.uint64:
 
 
 @njit(cache=True)
-def _below(rng: np.ndarray, n: int) -> int:
+def _below(rng: np.ndarray, n: int) -> int | np.int64:
     return np.int64((_next_random(rng) >> np.uint64(33)) % np.uint64(n))
 
 
@@ -284,14 +284,20 @@ def mcts(  # type: ignore[no-untyped-def]
     return done
 
 
+# first child, children, tried, visits, value, move, mover, terminal (``mcts`` takes them in order)
+TreeArrays = tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
+]
+
+
 class Tree:
     """The flat tree arrays, allocated once per process."""
 
     capacity = 1 << 21
-    _arrays: tuple[np.ndarray, ...] | None = None
+    _arrays: TreeArrays | None = None
 
     @classmethod
-    def arrays(cls) -> tuple[np.ndarray, ...]:
+    def arrays(cls) -> TreeArrays:
         if cls._arrays is None:
             size = cls.capacity
             cls._arrays = (

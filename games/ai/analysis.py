@@ -258,7 +258,7 @@ class _Negamax:
                 value = (
                     0.0 if done.winner is None else _WIN - ply - 1 if done.winner == me else ply + 1 - _WIN
                 )
-                line = []
+                line: list[str] = []
             elif engine.to_move(child) == me:
                 value, line = self.search(child, depth - cost, alpha, beta, ply + 1)
             else:
@@ -323,6 +323,8 @@ def _reversi(engine: Engine, state: Any, *, depth: int) -> PositionEval:
 
 def _ataxx(engine: Engine, state: Any, *, depth: int) -> PositionEval:
     def static(s: Any) -> float:
+        me: int
+        opp: int
         me, opp = s.mover()
         return me.bit_count() - opp.bit_count()
 

@@ -172,6 +172,8 @@ class Search:
 
     def _negamax(self, me: int, opp: int, depth: int, alpha: int, beta: int, ply: int) -> int:
         if self.fast is not None:
+            value: int | None
+            horizon: bool
             value, horizon = self.fast.value(me, opp, depth, alpha, beta, ply)
             self.nodes = self.fast.nodes
             if value is None:

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from games.ai._reversi_tables import (
@@ -313,10 +314,10 @@ class EndgameSolver:
         for quadrant in _QUADRANT_MASKS:
             if (empty & quadrant).bit_count() & 1:
                 odd |= quadrant
-        return self._shallow(own, opp, alpha, beta, n_empty, odd, False)
+        return self._shallow(own, opp, alpha, beta, n_empty, odd, passed=False)
 
     def _shallow(
-        self, own: int, opp: int, alpha: int, beta: int, n_empty: int, odd: int, passed: bool
+        self, own: int, opp: int, alpha: int, beta: int, n_empty: int, odd: int, *, passed: bool
     ) -> int:
         """Few empties: try the empty squares directly, odd quadrants first.
 
@@ -347,7 +348,7 @@ class EndgameSolver:
                     -alpha,
                     n_empty - 1,
                     odd ^ _QUADRANT_OF[sq],
-                    False,
+                    passed=False,
                 )
                 if score > best_score:
                     best_score = score
@@ -359,7 +360,7 @@ class EndgameSolver:
             return best_score
         if passed:  # neither side can move: the game is over
             return -final_score(opp, own)
-        return -self._shallow(opp, own, -beta, -alpha, n_empty, odd, True)
+        return -self._shallow(opp, own, -beta, -alpha, n_empty, odd, passed=True)
 
     def _two(self, own: int, opp: int, alpha: int, beta: int, empty: int) -> int:
         """Exact score with two empty squares left."""
@@ -436,11 +437,13 @@ def solve_endgame(own: int, opp: int, deadline: float | None = None) -> tuple[in
 # ---------------------------------------------------------------------------
 # Midgame search
 
+Evaluation = Callable[[int, int], int]  # (own discs, opponent discs) -> score for ``own``
+
 
 class _Search:
     """Iterative-deepening principal variation search with a transposition table."""
 
-    def __init__(self, evaluate: Any, deadline: float) -> None:
+    def __init__(self, evaluate: Evaluation, deadline: float) -> None:
         self.evaluate = evaluate
         self.deadline = deadline
         self.nodes = 0
@@ -482,7 +485,7 @@ class _Search:
 
     def negamax(self, own: int, opp: int, depth: int, alpha: int, beta: int) -> int:
         if self.fast is not None:
-            score = self.fast.value(own, opp, depth, alpha, beta)
+            score: int | None = self.fast.value(own, opp, depth, alpha, beta)
             self.nodes = self.fast.nodes
             if score is None:
                 raise _Timeout
@@ -555,13 +558,13 @@ class _Search:
 
 
 # Evaluations the compiled core has too (by its ``kind`` number).
-_COMPILED_EVALUATIONS: dict[Any, int] = {evaluate_medium: 0, evaluate_hard: 1}
+_COMPILED_EVALUATIONS: dict[Evaluation, int] = {evaluate_medium: 0, evaluate_hard: 1}
 
 
 class _Level:
     def __init__(
         self,
-        evaluate: Any,
+        evaluate: Evaluation,
         max_depth: int,
         exact_empties: int,
         wld_empties: int,
@@ -697,6 +700,7 @@ def choose(engine: Any, state: Any, level: str, rng: random.Random, deadline: fl
     if not legal_mask(own, opp):
         if not legal_mask(opp, own):
             raise IllegalMove("the game is over: there is no move to choose")
-        return engine.pass_move
+        pass_move: str = engine.pass_move
+        return pass_move
     sq = easy_move(own, opp, rng) if level == "easy" else search_move(own, opp, level, rng, deadline)
     return SQUARE_NAMES[sq]

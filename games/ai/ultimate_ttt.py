@@ -76,6 +76,7 @@ def _search(
     """The UCT search's move: compiled when possible, else ``games.ai.mcts``."""
     core = compiled_core()
     if core is not None:
+        move: int
         move, _, _ = core.search(state, root_moves, rng.getrandbits(63), deadline=stop, iterations=iterations)
         return move
     return search(UTTTAdapter, state, rng, deadline=stop, iterations=iterations, root_moves=root_moves).move
