@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: setup run test lint bench messages
+.PHONY: setup run test lint bench messages deploy-check
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,8 +23,16 @@ run: setup
 test: setup
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
+# The production layout (deploy/) on loopback behind Debian's nginx, on the local
+# PostgreSQL and Redis: drops database "deploycheck", empties Redis db 5 (docs/deploy.md).
+deploy-check: setup
+	$(BIN)/python -m config.launcher --deploy-check
+
 lint: setup
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy config games accounts ratings
 
 bench: setup
 	$(BIN)/python bench/engines.py
+	$(BIN)/python bench/ai_throughput.py

@@ -18,7 +18,8 @@ class AccountAdapter(DefaultAccountAdapter):
         "username_blacklisted": _("This name is reserved. Please choose another."),
     }
 
-    def clean_username(self, username: str, shallow: bool = False) -> str:
+    # allauth's DefaultAccountAdapter fixes this signature (positional `shallow`).
+    def clean_username(self, username: str, shallow: bool = False) -> str:  # noqa: FBT001, FBT002
         # NFKC first, as Django's UserManager does, so "ﬁsh" and "fish" are one name.
         username = unicodedata.normalize("NFKC", username)
         # allauth runs the model field's validators (accounts.validators) and its

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 from django.db.models import QuerySet
@@ -9,6 +11,9 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.forms import PlayerChangeForm, PlayerCreationForm
 from accounts.models import Block, Message, Preferences, User
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class PreferencesInline(admin.StackedInline):
@@ -50,7 +55,7 @@ class ReadFilter(admin.SimpleListFilter):
     title = _("read")
     parameter_name = "read"
 
-    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, StrOrPromise]]:
         return [("yes", _("Read")), ("no", _("Unread"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:

@@ -34,6 +34,17 @@ class NotificationConsumer(JsonConsumer):
     async def notify(self, event: dict[str, Any]) -> None:
         await self.send_json(event["payload"])
 
+    async def on_watch_analysis(self, message: dict[str, Any]) -> None:
+        """Hear the progress of a game's computer analysis (games/analysis.py); a few games at most."""
+        game = message.get("game")
+        if not isinstance(game, int) or isinstance(game, bool) or game <= 0:
+            return
+        group = f"analysis.{game}"
+        if group in self.groups_joined or len(self.groups_joined) >= 6:
+            return
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.groups_joined.append(group)
+
     async def worker_pong(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "worker_pong", "text": event["text"]})
 

@@ -4,7 +4,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from accounts.guests import get_guest
+from accounts.guests import display_name, get_guest
 from accounts.services.messages import unread_count
 from accounts.services.preferences import get_preferences
 
@@ -14,11 +14,11 @@ def site_user(request: HttpRequest) -> dict[str, Any]:
     user = getattr(request, "user", None)
     session = getattr(request, "session", None)
     registered = user is not None and user.is_authenticated
-    unread = unread_count(user.pk) if registered else 0  # one indexed COUNT
+    unread = unread_count(user.pk) if user is not None and registered else 0  # one indexed COUNT
     # Never create a guest just for viewing a page: only show one the session already has.
     guest = get_guest(session, create=False) if session is not None and not registered else None
     return {
         "unread_messages": unread,
-        "guest_name": guest.name if guest else "",
+        "guest_name": display_name(guest.name) if guest else "",
         "site_settings": get_preferences(request),
     }

@@ -8,10 +8,22 @@ guessed or read by scripts.
 
 from __future__ import annotations
 
+import re
 import secrets
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 SESSION_KEY = "guest"
+
+
+GUEST_NAME = re.compile(r"Guest (\d{4})")
+
+
+def display_name(name: str) -> str:
+    """A guest's name for people, in the active language ("Guest 4821" is stored in English)."""
+    match = GUEST_NAME.fullmatch(name)
+    return _("Guest %(number)s") % {"number": match[1]} if match else name
 
 
 @dataclass(frozen=True)

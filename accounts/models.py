@@ -33,6 +33,9 @@ class User(AbstractUser):
     avatar = models.FileField(_("photo"), upload_to="avatars/", blank=True, max_length=200)
     avatar_small = models.FileField(upload_to="avatars/", blank=True, max_length=200)
 
+    # Set by accounts.receivers before a save: (password, is_active) as stored, or None.
+    _stored_credentials: tuple[str, bool] | None
+
     class Meta:
         constraints = [
             models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique"),

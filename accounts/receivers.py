@@ -53,7 +53,9 @@ def close_sockets_on_logout(sender: Any, request: Any, user: Any, **kwargs: Any)
 
 @receiver(pre_save, sender=User, dispatch_uid="accounts_remember_credentials")
 def remember_credentials(sender: Any, instance: User, update_fields: Any = None, **kwargs: Any) -> None:
-    if instance.pk is None or (update_fields is not None and not {"password", "is_active"} & set(update_fields)):
+    if instance.pk is None or (
+        update_fields is not None and not {"password", "is_active"} & set(update_fields)
+    ):
         return
     instance._stored_credentials = (
         User.objects.filter(pk=instance.pk).values_list("password", "is_active").first()
@@ -61,7 +63,7 @@ def remember_credentials(sender: Any, instance: User, update_fields: Any = None,
 
 
 @receiver(post_save, sender=User, dispatch_uid="accounts_close_sockets_on_new_credentials")
-def close_sockets_on_new_credentials(sender: Any, instance: User, created: bool, **kwargs: Any) -> None:
+def close_sockets_on_new_credentials(sender: Any, instance: User, *, created: bool, **kwargs: Any) -> None:
     """A new password or a deactivated account ends every session: their sockets too.
 
     The browser where the password was changed keeps its session and simply

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.forms import ComposeForm, ProfileForm, ReplyForm, SettingsForm
+from accounts.identity import AuthenticatedHttpRequest
 from accounts.models import User
 from accounts.services import blocks
 from accounts.services import messages as msgs
@@ -59,7 +60,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def profile_edit(request: HttpRequest) -> HttpResponse:
+def profile_edit(request: AuthenticatedHttpRequest) -> HttpResponse:
     user = request.user
     if request.method == "POST":
         form = ProfileForm(request.POST, request.FILES)
@@ -79,7 +80,7 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def block_player(request: HttpRequest, username: str) -> HttpResponse:
+def block_player(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
     player = _player_or_404(username)
     if blocks.block(by=request.user, user=player):
         flash.success(request, _("You blocked %(name)s.") % {"name": player.username})
@@ -90,7 +91,7 @@ def block_player(request: HttpRequest, username: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def unblock_player(request: HttpRequest, username: str) -> HttpResponse:
+def unblock_player(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
     player = _player_or_404(username)
     blocks.unblock(by=request.user, user=player)
     flash.success(request, _("You unblocked %(name)s.") % {"name": player.username})
@@ -111,7 +112,8 @@ def settings_view(request: HttpRequest) -> HttpResponse:
             return redirect("accounts:settings")
     else:
         form = SettingsForm(initial=get_preferences(request), registered=registered)
-    context = {"form": form, "blacklist": blocks.blacklist(request.user) if registered else []}
+    user = request.user
+    context = {"form": form, "blacklist": blocks.blacklist(user) if user.is_authenticated else []}
     return render(request, "accounts/settings.html", context)
 
 
@@ -119,18 +121,20 @@ def settings_view(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def inbox(request: HttpRequest) -> HttpResponse:
+def inbox(request: AuthenticatedHttpRequest) -> HttpResponse:
     page = Paginator(msgs.inbox(request.user), PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "accounts/messages_list.html", {"page": page, "box": "inbox"})
 
 
 @login_required
-def sent(request: HttpRequest) -> HttpResponse:
+def sent(request: AuthenticatedHttpRequest) -> HttpResponse:
     page = Paginator(msgs.sent(request.user), PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "accounts/messages_list.html", {"page": page, "box": "sent"})
 
 
-def _send(request: HttpRequest, form, recipient: User | None) -> msgs.SendResult | None:
+def _send(
+    request: AuthenticatedHttpRequest, form: ComposeForm | ReplyForm, recipient: User | None
+) -> msgs.SendResult | None:
     """Run the send service for a valid form; puts any refusal on the form."""
     if not form.is_valid():
         return None
@@ -149,12 +153,12 @@ def _send(request: HttpRequest, form, recipient: User | None) -> msgs.SendResult
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def compose(request: HttpRequest) -> HttpResponse:
+def compose(request: AuthenticatedHttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = ComposeForm(request.POST)
         recipient = find_player(request.POST.get("to", "").strip())
         result = _send(request, form, recipient)
-        if result is not None and result.ok:
+        if result is not None and result.ok and recipient is not None:
             flash.success(request, result.verdict.text)
             return redirect("accounts:conversation", username=recipient.username)
         status = 429 if result is not None and result.verdict is msgs.Verdict.RATE_LIMITED else 200
@@ -165,7 +169,7 @@ def compose(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def conversation(request: HttpRequest, username: str) -> HttpResponse:
+def conversation(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
     other = _player_or_404(username)
     status = 200
     if request.method == "POST":
@@ -197,7 +201,7 @@ def conversation(request: HttpRequest, username: str) -> HttpResponse:
 
 
 @login_required
-def message_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def message_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     message = msgs.message_for(request.user, pk)
     if message is None:  # someone else's (or deleted): 404 says no more than that
         raise Http404
@@ -209,7 +213,7 @@ def message_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def mark_read(request: HttpRequest, pk: int) -> HttpResponse:
+def mark_read(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     if msgs.message_for(request.user, pk) is None:
         raise Http404
     if request.POST.get("unread"):
@@ -221,14 +225,14 @@ def mark_read(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def mark_all_read(request: HttpRequest) -> HttpResponse:
+def mark_all_read(request: AuthenticatedHttpRequest) -> HttpResponse:
     msgs.mark_read(user=request.user)
     return _back(request, reverse("accounts:inbox"))
 
 
 @login_required
 @require_POST
-def delete_message(request: HttpRequest, pk: int) -> HttpResponse:
+def delete_message(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     if not msgs.message_delete(user=request.user, message_id=pk):
         raise Http404
     flash.success(request, _("The message was deleted."))

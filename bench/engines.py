@@ -1,6 +1,6 @@
 """Engine speed on one core: perft nodes per second and random playouts per second.
 
-    .venv/bin/python bench/engines.py [--seconds S]
+.venv/bin/python bench/engines.py [--seconds S]
 """
 
 from __future__ import annotations

@@ -23,8 +23,17 @@ import re
 from collections import Counter
 from pathlib import Path
 
-WAITS = {"EpollSelector.select", "Condition.wait", "Connection.wait", "Event.wait", "_worker",
-         "Thread._wait_for_tstate_lock", "wait", "wait_c", "_PollLikeSelector.select"}
+WAITS = {
+    "EpollSelector.select",
+    "Condition.wait",
+    "Connection.wait",
+    "Event.wait",
+    "_worker",
+    "Thread._wait_for_tstate_lock",
+    "wait",
+    "wait_c",
+    "_PollLikeSelector.select",
+}
 APPS = ("config", "games", "accounts", "ratings", "bench")
 
 
@@ -50,8 +59,10 @@ STAGES: list[tuple[str, str]] = [
     ("move service, own code (games.services, games.rows)", r"pkg:games\.services$"),
     ("channel layer (channels_redis, redis-py)", r"pkg:(channels_redis|redis)$"),
     ("websocket frames in and out (daphne, autobahn, Twisted)", r"pkg:(daphne|autobahn|twisted|txaio)$"),
-    ("thread-pool hand-offs (asgiref, concurrent.futures, threading)",
-     r"pkg:(asgiref|stdlib concurrent|stdlib threading)$"),
+    (
+        "thread-pool hand-offs (asgiref, concurrent.futures, threading)",
+        r"pkg:(asgiref|stdlib concurrent|stdlib threading)$",
+    ),
     ("consumer dispatch (channels, config.websocket, games.consumers)", r"pkg:(channels|config|games)$"),
     ("JSON", r"pkg:stdlib json$"),
     ("asyncio event loop", r"pkg:stdlib asyncio$"),
@@ -96,21 +107,26 @@ def summarize(path: Path, top: int) -> None:
             # callback, a thread-pool job) say what the sample was doing: every
             # main-thread stack starts in daphne's and Twisted's run loop.
             cut = max((k for k, i in enumerate(stack) if frames[i]["name"] in BOUNDARIES), default=-1)
-            own = stack[cut + 1:]
+            own = stack[cut + 1 :]
             names = {f"pkg:{package_of(frames[i].get('file', '?'))}" for i in own}
             names |= {f"fn:{frames[i]['name']}" for i in own}
             stages[stage_of(names) if own else "asyncio event loop"] += weight
     print(f"{path}: {busy:.1f} s of samples busy, {idle:.1f} s in waits (left out)")
-    for title, counter in (("by stage of a move", stages), ("self time by function", by_function),
-                           ("self time by package", self_package),
-                           ("inclusive by package", any_package)):
+    for title, counter in (
+        ("by stage of a move", stages),
+        ("self time by function", by_function),
+        ("self time by package", self_package),
+        ("inclusive by package", any_package),
+    ):
         print(f"\n{title} (top {top}), share of busy samples:")
         for name, weight in counter.most_common(top):
             print(f"  {weight / busy * 100:5.1f} %  {name}")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("profile", type=Path)
     parser.add_argument("--top", type=int, default=15)
     args = parser.parse_args()

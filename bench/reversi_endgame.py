@@ -1,6 +1,11 @@
 """Solve the FFO endgame positions 1-19 exactly and compare with the published answers.
 
     .venv/bin/python bench/reversi_endgame.py [path/to/file.obf]
+    GAMES_AI_PURE_PYTHON=1 .venv/bin/python bench/reversi_endgame.py   # the pure-Python solver
+
+The solver runs on the compiled core when numba is available (loaded, or
+compiled the first time, before the clock starts) and on the pure-Python code
+otherwise; the header line says which.
 
 Each line of the file is a position (64 squares, side to move) followed by every
 legal move with its exact final disc difference, best first. The solver must
@@ -18,7 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.ai.reversi import EndgameSolver  # noqa: E402
+from games.ai import warm_up  # noqa: E402
+from games.ai.reversi import EndgameSolver, compiled_core  # noqa: E402
 from games.engines.reversi import SQUARE_NAMES, ReversiEngine  # noqa: E402
 
 DEFAULT_FILE = Path(__file__).resolve().parents[2] / "shared" / "testdata" / "fforum-1-19.obf"
@@ -38,6 +44,8 @@ def parse_line(line: str) -> tuple[str, dict[str, int]]:
 
 def main(path: Path) -> int:
     engine = ReversiEngine()
+    warm_up()
+    print(f"solver: {'compiled (numba)' if compiled_core() is not None else 'pure Python'}")
     lines = [line for line in path.read_text().splitlines() if line.strip()]
     total_time = total_cpu = 0.0
     total_nodes = 0

@@ -104,7 +104,7 @@ def core_share(before: dict[int, tuple[int, int]], after: dict[int, tuple[int, i
 class Pinning:
     """Each daphne on a core of its own, everything else on core 0; undone for system services."""
 
-    def __init__(self, enabled: bool) -> None:
+    def __init__(self, *, enabled: bool) -> None:
         self.enabled = enabled
         self.cores = sorted(os.sched_getaffinity(0))
         self.restore: dict[int, set[int]] = {}  # system service pid -> its affinity before
@@ -227,7 +227,9 @@ def make_games(n: int, *, players: bool = True) -> list[tuple[int, str, str]]:
     from games.models import Game
 
     def guest_session(tag: str) -> tuple[Identity, str]:
-        guest = Guest(key=f"load-{tag}-{random.getrandbits(64):x}", name=f"Guest {random.randint(1000, 9999)}")
+        guest = Guest(
+            key=f"load-{tag}-{random.getrandbits(64):x}", name=f"Guest {random.randint(1000, 9999)}"
+        )
         session = SessionStore()
         session["guest"] = {"key": guest.key, "name": guest.name}
         session.create()
@@ -237,8 +239,9 @@ def make_games(n: int, *, players: bool = True) -> list[tuple[int, str, str]]:
     for i in range(n):
         black, black_cookie = guest_session(f"{i}b")
         white, white_cookie = guest_session(f"{i}w")
-        game = services.create_human_game(identity=black, game="reversi", kind=Game.Kind.INVITE_LINK, side=0,
-                                          minutes=15)
+        game = services.create_human_game(
+            identity=black, game="reversi", kind=Game.Kind.INVITE_LINK, side=0, minutes=15
+        )
         services.join_game(game_id=game.pk, identity=white, token=game.invite_token)
         games.append((game.pk, black_cookie, white_cookie))
     return games
@@ -247,8 +250,9 @@ def make_games(n: int, *, players: bool = True) -> list[tuple[int, str, str]]:
 # --- client processes (all on core 0) -------------------------------------------------
 
 
-def play_client(conn, games, ports, offset: int, think: tuple[float, float] | None, in_flight: int,
-                connect_limit: float) -> None:
+def play_client(
+    conn, games, ports, offset: int, think: tuple[float, float] | None, in_flight: int, connect_limit: float
+) -> None:
     """One client process: plays its slice of the games until the parent says stop.
 
     Tells the parent once every socket has its game's state (the handshakes are
@@ -267,10 +271,22 @@ def play_client(conn, games, ports, offset: int, think: tuple[float, float] | No
         for j, (game_id, black, white) in enumerate(games):
             i = offset + j
             port_b, port_w = ports[i % len(ports)], ports[(i + 1) % len(ports)]
-            bots.append(GameBot(f"ws://127.0.0.1:{port_b}/ws/game/{game_id}/", cookie=black, think=thinking,
-                                connect_gate=gate))
-            bots.append(GameBot(f"ws://127.0.0.1:{port_w}/ws/game/{game_id}/", cookie=white, think=thinking,
-                                connect_gate=gate))
+            bots.append(
+                GameBot(
+                    f"ws://127.0.0.1:{port_b}/ws/game/{game_id}/",
+                    cookie=black,
+                    think=thinking,
+                    connect_gate=gate,
+                )
+            )
+            bots.append(
+                GameBot(
+                    f"ws://127.0.0.1:{port_w}/ws/game/{game_id}/",
+                    cookie=white,
+                    think=thinking,
+                    connect_gate=gate,
+                )
+            )
         tasks = [asyncio.create_task(bot.play(timeout=24 * 3600)) for bot in bots]
         give_up = time.perf_counter() + connect_limit
         while any(bot.snapshot is None for bot in bots) and time.perf_counter() < give_up:
@@ -286,8 +302,9 @@ def play_client(conn, games, ports, offset: int, think: tuple[float, float] | No
         return bots
 
     bots = asyncio.run(run())
-    conn.send([(b.round_trips, b.moves_made, b.longest_wait, len(b.errors), b.reconnects, b.finished)
-               for b in bots])
+    conn.send(
+        [(b.round_trips, b.moves_made, b.longest_wait, len(b.errors), b.reconnects, b.finished) for b in bots]
+    )
     conn.send(cpu_seconds(os.getpid()))
     conn.close()
 
@@ -328,8 +345,12 @@ async def reconnect_storm(games, ports, pids) -> tuple[float, list[float], list[
 
     async def open_one(port, game_id, cookie):
         t = time.perf_counter()
-        ws = await connect(f"ws://127.0.0.1:{port}/ws/game/{game_id}/", origin=ORIGIN,
-                           additional_headers={"Cookie": f"sessionid={cookie}"}, open_timeout=30)
+        ws = await connect(
+            f"ws://127.0.0.1:{port}/ws/game/{game_id}/",
+            origin=ORIGIN,
+            additional_headers={"Cookie": f"sessionid={cookie}"},
+            open_timeout=30,
+        )
         await ws.recv()  # the state message: this socket is back in its game
         return ws, time.perf_counter() - t
 
@@ -362,8 +383,10 @@ def open_idle_sockets(n: int, ports: list[int], daphne_pids: list[int]) -> tuple
     from django.db import connections
 
     connections.close_all()
-    urls = [f"ws://127.0.0.1:{ports[i % len(ports)]}/ws/game/{idle_games[i % len(idle_games)][0]}/"
-            for i in range(n)]
+    urls = [
+        f"ws://127.0.0.1:{ports[i % len(ports)]}/ws/game/{idle_games[i % len(idle_games)][0]}/"
+        for i in range(n)
+    ]
     ctx = multiprocessing.get_context("fork")
     # A first round of the same sockets, opened and closed: what the process
     # allocates once (imports, caches, pools) is not counted per socket.
@@ -385,9 +408,12 @@ def open_idle_sockets(n: int, ports: list[int], daphne_pids: list[int]) -> tuple
     connected, failed, took = parent.recv()
     time.sleep(3)  # let daphne settle (buffers, the Redis subscriptions)
     rss_after = sum(rss_bytes(p) for p in daphne_pids)
-    print(f"idle sockets: {connected} connected ({failed} failed) in {took:.1f} s, spectators of "
-          f"{len(idle_games)} games; daphne RSS {rss_before / 2**20:.0f} -> {rss_after / 2**20:.0f} MiB, "
-          f"{(rss_after - rss_before) / max(1, connected) / 1024:.1f} KB per idle socket", flush=True)
+    print(
+        f"idle sockets: {connected} connected ({failed} failed) in {took:.1f} s, spectators of "
+        f"{len(idle_games)} games; daphne RSS {rss_before / 2**20:.0f} -> {rss_after / 2**20:.0f} MiB, "
+        f"{(rss_after - rss_before) / max(1, connected) / 1024:.1f} KB per idle socket",
+        flush=True,
+    )
     return proc, parent
 
 
@@ -410,12 +436,13 @@ def play(args, games, ports, daphne_pids, profile_path: str | None) -> None:
     per = math.ceil(len(games) / n_clients)
     in_flight = max(1, HANDSHAKES_IN_FLIGHT // n_clients)
     for k in range(n_clients):
-        chunk = games[k * per:(k + 1) * per]
+        chunk = games[k * per : (k + 1) * per]
         if not chunk:
             continue
         parent, child = ctx.Pipe()
-        proc = ctx.Process(target=play_client, args=(child, chunk, ports, k * per, think, in_flight,
-                                                     args.connect_limit))
+        proc = ctx.Process(
+            target=play_client, args=(child, chunk, ports, k * per, think, in_flight, args.connect_limit)
+        )
         proc.start()
         CLIENTS.append(proc)
         child.close()  # so the parent sees EOF if a client process dies
@@ -431,10 +458,26 @@ def play(args, games, ports, daphne_pids, profile_path: str | None) -> None:
     t0 = time.perf_counter()
     spy = None
     if profile_path:
-        spy = subprocess.Popen([str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(daphne_pids[0]),
-                                "--duration", str(max(1, int(args.seconds) - 1)), "--rate", "250", "--gil",
-                                "--format", "speedscope", "--output", profile_path, "--nonblocking"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        spy = subprocess.Popen(
+            [
+                str(Path(sys.executable).parent / "py-spy"),
+                "record",
+                "--pid",
+                str(daphne_pids[0]),
+                "--duration",
+                str(max(1, int(args.seconds) - 1)),
+                "--rate",
+                "250",
+                "--gil",
+                "--format",
+                "speedscope",
+                "--output",
+                profile_path,
+                "--nonblocking",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
     time.sleep(args.seconds)
     cpu_1 = [cpu_seconds(p) for p in daphne_pids]
     wait_1 = [run_delay(p) for p in daphne_pids]
@@ -456,55 +499,92 @@ def play(args, games, ports, daphne_pids, profile_path: str | None) -> None:
     rtts = [rtt for trips, *_ in results for sent, rtt in trips if t0 <= sent <= t1]
     moves = len(done)
     stall_after = 3.0 + (0 if think is None else think[1])
-    stalled = sum(1 for i in range(0, len(results), 2)
-                  if longest_gap(results[i][0] + results[i + 1][0], t0, t1, finished=results[i][5]) > stall_after)
+    stalled = sum(
+        1
+        for i in range(0, len(results), 2)
+        if longest_gap(results[i][0] + results[i + 1][0], t0, t1, finished=results[i][5]) > stall_after
+    )
     errors = sum(r[3] for r in results)
     reconnects = sum(r[4] for r in results)
     daphne_cpu = [b - a for a, b in zip(cpu_0, cpu_1, strict=True)]
     offered = "max" if think is None else f"{len(games) / args.think:.0f}"
     shares = core_share(cores_0, cores_1)
 
-    print(f"{len(games)} games ({2 * len(games)} sockets) on {args.servers} daphne process(es), "
-          f"{n_clients} client process(es); {sockets_in} of {sockets} sockets in after {all_in - started:.1f} s, "
-          f"then {args.warmup:.0f} s of warm-up and a {window:.1f} s window")
+    print(
+        f"{len(games)} games ({2 * len(games)} sockets) on {args.servers} daphne process(es), "
+        f"{n_clients} client process(es); {sockets_in} of {sockets} sockets in after {all_in - started:.1f} s, "
+        f"then {args.warmup:.0f} s of warm-up and a {window:.1f} s window"
+    )
     print(f"  moves/s offered ~{offered}, achieved {moves / window:.0f}")
-    print(f"  round trip: p50 {percentile(rtts, .5) * 1000:.1f} ms, p99 {percentile(rtts, .99) * 1000:.1f} ms, "
-          f"p99.9 {percentile(rtts, .999) * 1000:.1f} ms, mean {statistics.fmean(rtts) * 1000 if rtts else 0:.1f} ms "
-          f"({len(rtts)} moves sent in the window)")
-    print(f"  daphne CPU per move {sum(daphne_cpu) / max(1, moves) * 1000:.2f} ms "
-          f"({' + '.join(f'{c / window * 100:.0f} %' for c in daphne_cpu)} of a core; event loop runnable but waiting "
-          f"for its core {' + '.join(f'{(b - a) / window * 100:.0f} %' for a, b in zip(wait_0, wait_1, strict=True))}"
-          " of the window)")
+    print(
+        f"  round trip: p50 {percentile(rtts, 0.5) * 1000:.1f} ms, p99 {percentile(rtts, 0.99) * 1000:.1f} ms, "
+        f"p99.9 {percentile(rtts, 0.999) * 1000:.1f} ms, mean {statistics.fmean(rtts) * 1000 if rtts else 0:.1f} ms "
+        f"({len(rtts)} moves sent in the window)"
+    )
+    print(
+        f"  daphne CPU per move {sum(daphne_cpu) / max(1, moves) * 1000:.2f} ms "
+        f"({' + '.join(f'{c / window * 100:.0f} %' for c in daphne_cpu)} of a core; event loop runnable but waiting "
+        f"for its core {' + '.join(f'{(b - a) / window * 100:.0f} %' for a, b in zip(wait_0, wait_1, strict=True))}"
+        " of the window)"
+    )
     if moves:
         print(f"  one core's worth of daphne at that CPU per move: {moves / sum(daphne_cpu):.0f} moves/s")
-    print(f"  stalled games (no move for {stall_after:.1f} s) {stalled}, errors {errors}, reconnects {reconnects}")
-    print("  core busy in the window: " + ", ".join(f"core {c} {s:.0f} %" for c, s in sorted(shares.items()))
-          + f"; client processes {client_cpu / (time.perf_counter() - started) * 100:.0f} % of a core over the run")
+    print(
+        f"  stalled games (no move for {stall_after:.1f} s) {stalled}, errors {errors}, reconnects {reconnects}"
+    )
+    print(
+        "  core busy in the window: "
+        + ", ".join(f"core {c} {s:.0f} %" for c, s in sorted(shares.items()))
+        + f"; client processes {client_cpu / (time.perf_counter() - started) * 100:.0f} % of a core over the run"
+    )
     if profile_path:
         print(f"  py-spy profile of daphne pid {daphne_pids[0]}: {profile_path}")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--servers", type=int, default=1, choices=[1, 2])
-    parser.add_argument("--seconds", type=float, default=20,
-                        help="the measured window, after every socket is in and the warm-up")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=20,
+        help="the measured window, after every socket is in and the warm-up",
+    )
     parser.add_argument("--closed-loop", action="store_true", help="no thinking time: saturation")
-    parser.add_argument("--think", type=float, default=1.0,
-                        help="mean thinking time per move, s; each is uniform in 0.5x-1.5x (default 1)")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=1.0,
+        help="mean thinking time per move, s; each is uniform in 0.5x-1.5x (default 1)",
+    )
     # The window starts only once every socket has its game (handshakes at most
     # 50 in flight in all), then after this many seconds more of play.
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--reconnect-storm", action="store_true")
-    parser.add_argument("--idle-sockets", type=int, default=0,
-                        help="idle spectator sockets (of games nobody plays) held open during the run")
-    parser.add_argument("--connect-limit", type=float, default=90,
-                        help="start the window after this many seconds even if some sockets are not in yet")
-    parser.add_argument("--clients", type=int, default=0, help="client processes (default: one per 500 games)")
+    parser.add_argument(
+        "--idle-sockets",
+        type=int,
+        default=0,
+        help="idle spectator sockets (of games nobody plays) held open during the run",
+    )
+    parser.add_argument(
+        "--connect-limit",
+        type=float,
+        default=90,
+        help="start the window after this many seconds even if some sockets are not in yet",
+    )
+    parser.add_argument(
+        "--clients", type=int, default=0, help="client processes (default: one per 500 games)"
+    )
     parser.add_argument("--no-pin", action="store_true", help="leave every process on every core")
-    parser.add_argument("--profile", metavar="FILE", help="py-spy speedscope profile of the first daphne "
-                        "over the measured window")
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="py-spy speedscope profile of the first daphne over the measured window",
+    )
     args = parser.parse_args()
     if not os.getenv("REDIS_URL"):
         sys.exit("set REDIS_URL (and DATABASE_URL): the load test measures the production layer")
@@ -522,8 +602,14 @@ def main() -> None:
         pin.pin_service("PostgreSQL", pg)
         pin.pin_service("Redis", redis_pids(os.environ["REDIS_URL"]))
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, check=True)
-        procs.append(subprocess.Popen(celery_worker_command(concurrency=1), cwd=ROOT, stdout=subprocess.DEVNULL,
-                                      stderr=subprocess.DEVNULL))
+        procs.append(
+            subprocess.Popen(
+                celery_worker_command(concurrency=1),
+                cwd=ROOT,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
         for i in range(args.servers):
             port = free_port()
             log = Path(tempfile.gettempdir()) / f"ws_load_daphne_{port}.log"
@@ -541,7 +627,9 @@ def main() -> None:
             wait_for_port(port, proc=proc, timeout=30)
         pids = [p.pid for p in daphnes]
         placement = ", ".join(f"pid {p} on core(s) {sorted(os.sched_getaffinity(p))}" for p in pids)
-        print(f"daphne: {placement}; this script, clients and worker on core(s) {sorted(os.sched_getaffinity(0))}")
+        print(
+            f"daphne: {placement}; this script, clients and worker on core(s) {sorted(os.sched_getaffinity(0))}"
+        )
         for note in pin.notes:
             print(f"pinning: {note}")
         games = make_games(args.games)
@@ -552,10 +640,13 @@ def main() -> None:
 
             connections.close_all()
             total, connects, cpu = asyncio.run(reconnect_storm(games, ports, pids))
-            print(f"reconnect storm: {2 * len(games)} sockets back in {total:.1f} s; "
-                  f"connect p50 {percentile(connects, .5) * 1000:.0f} ms, p99 {percentile(connects, .99) * 1000:.0f} ms; "
-                  "daphne CPU " + ", ".join(f"{c / total * 100:.0f} %" for c in cpu)
-                  + f", {sum(cpu) / (2 * len(games)) * 1000:.2f} ms per socket")
+            print(
+                f"reconnect storm: {2 * len(games)} sockets back in {total:.1f} s; "
+                f"connect p50 {percentile(connects, 0.5) * 1000:.0f} ms, p99 {percentile(connects, 0.99) * 1000:.0f} ms; "
+                "daphne CPU "
+                + ", ".join(f"{c / total * 100:.0f} %" for c in cpu)
+                + f", {sum(cpu) / (2 * len(games)) * 1000:.2f} ms per socket"
+            )
         else:
             play(args, games, ports, pids, args.profile)
         if idle is not None:

@@ -42,8 +42,11 @@ def _refuse(request) -> None:
     if getattr(request, "_refused", False):
         return
     request._refused = True
-    logger.info("refusing a request body over %d bytes from %s", settings.DJANGO_MAX_REQUEST_BYTES,
-                request.getClientAddress())
+    logger.info(
+        "refusing a request body over %d bytes from %s",
+        settings.DJANGO_MAX_REQUEST_BYTES,
+        request.getClientAddress(),
+    )
     request.content = _Discard()
     request.channel.transport.write(TOO_LARGE)
     request.channel.transport.loseConnection()
@@ -80,5 +83,9 @@ def install() -> None:
             return process_request(self)
 
     process_request = WebRequest.process
-    WebRequest.gotLength, WebRequest.handleContentChunk, WebRequest.process = gotLength, handleContentChunk, process
+    WebRequest.gotLength, WebRequest.handleContentChunk, WebRequest.process = (
+        gotLength,
+        handleContentChunk,
+        process,
+    )
     WebRequest._body_limit_installed = True

@@ -10,6 +10,7 @@ reused, as ``CONN_MAX_AGE`` does for the database.
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
@@ -18,6 +19,11 @@ _lock = threading.Lock()
 
 
 class SharedRedisCache(RedisCache):
+    # Set by RedisCache.__init__; django-stubs does not declare these private attributes.
+    _servers: list[str]
+    _options: dict[str, Any]
+    _class: type[RedisCacheClient]
+
     @property
     def _cache(self) -> RedisCacheClient:
         key = (tuple(self._servers), tuple(sorted((k, repr(v)) for k, v in self._options.items())))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from celery import Celery
+from celery import Celery, signals
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -20,3 +20,11 @@ def ping_channel(channel_name: str, text: str) -> None:
     from channels.layers import get_channel_layer
 
     async_to_sync(get_channel_layer().send)(channel_name, {"type": "worker.pong", "text": text})
+
+
+@signals.worker_init.connect
+def _warm_up_computer_players(**_kwargs: object) -> None:
+    """Load the compiled search cores before the first computer move (pool children inherit them)."""
+    from games.ai import warm_up
+
+    warm_up()

@@ -38,7 +38,8 @@ def check_channel_layer() -> None:
 
 def check_broker() -> None:
     with celery_app.connection_for_write() as conn:
-        conn.ensure_connection(max_retries=1, timeout=TIMEOUT)
+        # celery-types declares ``timeout: int | None``; kombu takes any number of seconds.
+        conn.ensure_connection(max_retries=1, timeout=TIMEOUT)  # type: ignore[arg-type]
 
 
 CHECKS = {"database": check_database, "channel_layer": check_channel_layer, "broker": check_broker}

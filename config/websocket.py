@@ -22,12 +22,12 @@ import json
 import logging
 import time
 from collections import OrderedDict
-from types import SimpleNamespace
 from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.http import HttpRequest
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -108,11 +108,10 @@ def scope_language(scope: dict[str, Any]) -> str:
     for a plain HTTP request from the same browser.
     """
     headers = {name.lower(): value for name, value in scope.get("headers") or []}
-    request = SimpleNamespace(
-        COOKIES=scope.get("cookies") or {},
-        META={"HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")},
-        path_info=scope.get("path", "/"),
-    )
+    request = HttpRequest()
+    request.COOKIES = scope.get("cookies") or {}
+    request.META = {"HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")}
+    request.path_info = scope.get("path", "/")
     return translation.get_language_from_request(request)
 
 

@@ -7,4 +7,7 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
-        from games import receivers  # noqa: F401  (guests keep their games on login)
+        # receivers: guests keep their games on login. tasks: registered with the
+        # Celery app in every process (web ones too), since services queue them
+        # by name (games/services/queue.py).
+        from games import receivers, tasks  # noqa: F401

@@ -14,7 +14,10 @@ import random
 import time
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from websockets.asyncio.client import ClientConnection
 
 Chooser = Callable[[dict[str, Any]], str]
 
@@ -73,24 +76,35 @@ class GameBot:
                 self.round_trips.append((self.sent_at, time.perf_counter() - self.sent_at))
             self.pending = None
 
-    def _my_turn(self) -> bool:
+    def _my_turn(self) -> dict[str, Any] | None:
+        """The snapshot when this player is to move (and can), else None."""
         game = self.snapshot
-        return (
-            game is not None and game["status"] == "active" and self.side is not None
-            and game["position"]["to_move"] == self.side and bool(game["position"]["legal_moves"])
-        )
+        if (
+            game is not None
+            and game["status"] == "active"
+            and self.side is not None
+            and game["position"]["to_move"] == self.side
+            and bool(game["position"]["legal_moves"])
+        ):
+            return game
+        return None
 
-    async def _connect(self):
+    async def _connect(self) -> ClientConnection:
         from websockets.asyncio.client import connect
+        from websockets.typing import Origin
 
         headers = {"Cookie": f"sessionid={self.cookie}"} if self.cookie else {}
+        origin = Origin(self.origin)
         if self.connect_gate is None:
-            return await connect(self.url, origin=self.origin, additional_headers=headers, open_timeout=10)
+            return await connect(self.url, origin=origin, additional_headers=headers, open_timeout=10)
         async with self.connect_gate:
-            return await connect(self.url, origin=self.origin, additional_headers=headers, open_timeout=10)
+            return await connect(self.url, origin=origin, additional_headers=headers, open_timeout=10)
 
-    async def play(self, *, max_moves: int | None = None, timeout: float = 120) -> dict[str, Any]:
-        """Play until the game ends (or after ``max_moves`` of ours); returns the last snapshot."""
+    async def play(self, *, max_moves: int | None = None, timeout: float = 120) -> dict[str, Any] | None:
+        """Play until the game ends (or after ``max_moves`` of ours); returns the last snapshot.
+
+        None only when ``max_moves`` was reached before the game was ever received.
+        """
         deadline = time.monotonic() + timeout
         backoff = 0.2
         while time.monotonic() < deadline:
@@ -109,14 +123,19 @@ class GameBot:
                     if self.pending is not None:  # resend after a reconnect: applied at most once
                         await ws.send(json.dumps(self.pending))
                     while time.monotonic() < deadline:
-                        if self.finished or (max_moves is not None and self.moves_made >= max_moves
-                                             and self.pending is None):
+                        if self.finished or (
+                            max_moves is not None and self.moves_made >= max_moves and self.pending is None
+                        ):
                             return self.snapshot
-                        if self._my_turn() and self.pending is None:
+                        if (game := self._my_turn()) is not None and self.pending is None:
                             await asyncio.sleep(self.think())
-                            move = self.choose(self.snapshot)
-                            self.pending = {"type": "move", "move": move, "ply": self.snapshot["ply"],
-                                            "id": uuid.uuid4().hex[:12]}
+                            move = self.choose(game)
+                            self.pending = {
+                                "type": "move",
+                                "move": move,
+                                "ply": game["ply"],
+                                "id": uuid.uuid4().hex[:12],
+                            }
                             self.sent_at = time.perf_counter()
                             self.moves_made += 1
                             await ws.send(json.dumps(self.pending))
@@ -135,4 +154,6 @@ class GameBot:
             except (OSError, WebSocketException):  # a dropped connection: reconnect and resync
                 self.reconnects += 1
                 await asyncio.sleep(backoff * random.uniform(0.7, 1.3))
-        raise TimeoutError(f"game did not finish in {timeout} s; last snapshot v={self.snapshot and self.snapshot['v']}")
+        raise TimeoutError(
+            f"game did not finish in {timeout} s; last snapshot v={self.snapshot and self.snapshot['v']}"
+        )

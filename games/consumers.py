@@ -17,6 +17,7 @@ from accounts.identity import Identity, identity_from_scope
 from config.websocket import JsonConsumer, compact_json
 from games import events, presence, rows, services
 from games.models import Game
+from games.protocol import Snapshot
 from games.services import Code
 
 CLOSE_NOT_FOUND = 4404
@@ -34,7 +35,7 @@ def in_db_thread(func):
 
 
 @in_db_thread
-def _open(game_id: int, scope: dict) -> tuple[dict[str, Any] | None, Identity, int | None, tuple[list[bool], int]]:
+def _open(game_id: int, scope: dict) -> tuple[Snapshot | None, Identity, int | None, tuple[list[bool], int]]:
     """Everything a new socket needs, in one trip to a database thread.
 
     Hundreds of sockets reconnect at once after a network blip; each one costs
@@ -58,7 +59,7 @@ def _open(game_id: int, scope: dict) -> tuple[dict[str, Any] | None, Identity, i
 
 
 @in_db_thread
-def _snapshot(game_id: int) -> dict[str, Any]:
+def _snapshot(game_id: int) -> Snapshot:
     return events.snapshot(rows.read_game(game_id))
 
 
@@ -95,8 +96,14 @@ class GameConsumer(JsonConsumer):
         )
 
     def _state(self, payload: dict[str, Any], online: list[bool], seq: int) -> dict[str, Any]:
-        return {"type": "state", "v": payload["v"], "you": self.side, "online": online, "presence_seq": seq,
-                "game": payload}
+        return {
+            "type": "state",
+            "v": payload["v"],
+            "you": self.side,
+            "online": online,
+            "presence_seq": seq,
+            "game": payload,
+        }
 
     async def send_state(self, *, reply_to: Any = None) -> None:
         payload = await _snapshot(self.game_id)
@@ -125,7 +132,9 @@ class GameConsumer(JsonConsumer):
     async def _run(self, message: dict[str, Any], func, **kwargs: Any) -> Any:
         """Call a service for this player; refusals go back to this socket only."""
         if self.side is None:
-            await self.send_error(Code.SPECTATOR, _("You are watching this game, not playing it."), ref=message)
+            await self.send_error(
+                Code.SPECTATOR, _("You are watching this game, not playing it."), ref=message
+            )
             return None
         try:
             return await in_db_thread(func)(game_id=self.game_id, identity=self.identity, **kwargs)
@@ -143,7 +152,9 @@ class GameConsumer(JsonConsumer):
     async def on_move(self, message: dict[str, Any]) -> None:
         token, ply, client_id = message.get("move"), message.get("ply"), message.get("id", "")
         if not isinstance(token, str) or not isinstance(ply, int) or isinstance(ply, bool) or len(token) > 8:
-            await self.send_error(Code.MALFORMED, _("A move needs a move token and the ply number."), ref=message)
+            await self.send_error(
+                Code.MALFORMED, _("A move needs a move token and the ply number."), ref=message
+            )
             return
         if not isinstance(client_id, str | int):
             client_id = ""
@@ -154,8 +165,13 @@ class GameConsumer(JsonConsumer):
             await self.send_error(Code.TIMEOUT, _("Your time ran out before the move arrived."), ref=message)
             return
         await self.send_json(
-            {"type": "ack", "id": message.get("id"), "ply": result.ply, "v": result.version,
-             "duplicate": result.duplicate}
+            {
+                "type": "ack",
+                "id": message.get("id"),
+                "ply": result.ply,
+                "v": result.version,
+                "duplicate": result.duplicate,
+            }
         )
 
     async def on_resign(self, message: dict[str, Any]) -> None:

@@ -9,7 +9,7 @@ is not newer than what they show. The protocol is described in docs/protocol.md.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Literal, cast
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -18,23 +18,26 @@ from django.utils import timezone
 from accounts.consumers import LOBBY_GROUP
 from config.websocket import compact_json
 from games.models import Game
-from games.protocol import EventName, Snapshot
+from games.protocol import EndReasonName, EventName, GameStatusName, Player, Result, Snapshot
 
 
 def game_group(game_id: int) -> str:
     return f"game.{game_id}"
 
 
-def _player(game: Game, side: int) -> dict[str, Any] | None:
+def _player(game: Game, side: int) -> Player | None:
     if not game.side_is_taken(side):
         return None
+    kind: Literal["user", "guest", "computer"]
     if game.ai_of(side):
         kind = "computer"
     elif game.user_id_of(side):
         kind = "user"
     else:
         kind = "guest"
-    return {"name": game.side_name(side), "kind": kind, "level": game.ai_of(side) or None}
+    # A guest's stored name ("Guest 4821"): each page shows it in its own language.
+    name = (game.guest0_name if side == 0 else game.guest1_name) if kind == "guest" else game.side_name(side)
+    return {"name": name, "kind": kind, "level": game.ai_of(side) or None}
 
 
 def snapshot(game: Game) -> Snapshot:
@@ -46,15 +49,17 @@ def snapshot(game: Game) -> Snapshot:
     running = None
     if game.status == Game.Status.ACTIVE and game.time_control:
         running = engine.to_move(state)
-    result = None
+    result: Result | None = None
     if game.is_over:
-        result = {"winner": game.winner, "reason": game.end_reason, "score": [game.score0, game.score1]}
+        # The columns hold the model's choices, which are exactly the protocol's names.
+        reason = cast(EndReasonName, game.end_reason)
+        result = {"winner": game.winner, "reason": reason, "score": [game.score0, game.score1]}
     return {
         "id": game.pk,
         "game": game.game,
         "name": engine.name,
         "kind": game.kind,
-        "status": game.status,
+        "status": cast(GameStatusName, game.status),
         "v": game.version,
         "ply": game.ply,
         "moves": list(game.tokens),
@@ -69,6 +74,7 @@ def snapshot(game: Game) -> Snapshot:
             "at": int(time.time() * 1000),
         },
         "draw_offer": game.draw_offer_side,
+        "draw_wait": [game.plies_until_draw_offer(0), game.plies_until_draw_offer(1)],
         "result": result,
         "rated": game.rated,
         "can_redo": bool(game.redo_moves),

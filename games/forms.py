@@ -1,10 +1,16 @@
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import npgettext
 
 from games.models import AI_LEVEL_CHOICES, DEFAULT_TIME_MINUTES, GAME_CHOICES, TIME_CONTROL_CHOICES
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 OPPONENT_CHOICES = [
     ("computer", _("The computer")),
@@ -15,21 +21,32 @@ OPPONENT_CHOICES = [
 SIDE_CHOICES = [("random", _("Random")), ("0", _("First player")), ("1", _("Second player"))]
 
 
+def time_choices() -> list[tuple[int, StrOrPromise]]:
+    """The time controls, worded when the form is shown: in the page's language, with plurals."""
+    return [(0, _("Untimed (computer games)"))] + [
+        (m, npgettext("time per player", "%(m)d minute", "%(m)d minutes", m) % {"m": m})
+        for m in TIME_CONTROL_CHOICES
+    ]
+
+
 class NewGameForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES)
     opponent = forms.ChoiceField(label=_("Opponent"), choices=OPPONENT_CHOICES, initial="computer")
-    level = forms.ChoiceField(label=_("Computer level"), choices=AI_LEVEL_CHOICES, initial="easy", required=False)
+    level = forms.ChoiceField(
+        label=_("Computer level"), choices=AI_LEVEL_CHOICES, initial="easy", required=False
+    )
     minutes = forms.TypedChoiceField(
         label=_("Time per player"),
         coerce=int,
-        choices=[(0, _("Untimed (computer games)"))] + [(m, _("%(m)d minutes") % {"m": m}) for m in TIME_CONTROL_CHOICES],
+        choices=time_choices,
         initial=DEFAULT_TIME_MINUTES,
     )
     side = forms.ChoiceField(label=_("Play as"), choices=SIDE_CHOICES, initial="random")
     invitee = forms.CharField(label=_("Player to invite"), max_length=150, required=False)
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         opponent = data.get("opponent")
         if opponent != "computer" and data.get("minutes") == 0:
             self.add_error("minutes", _("Games between people need a clock."))

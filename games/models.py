@@ -16,6 +16,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.guests import display_name
 from games.engines import ENGINES, get
 from games.names import GAME_NAMES
 
@@ -24,6 +25,7 @@ AI_LEVEL_CHOICES = [("easy", _("Easy")), ("medium", _("Medium")), ("hard", _("Ha
 # Minutes per player for the whole game; 0 = untimed (computer games only).
 TIME_CONTROL_CHOICES = [1, 3, 5, 10, 15]
 DEFAULT_TIME_MINUTES = 5
+DRAW_COOLDOWN_PLIES = 10  # after a decline, the same side may offer a draw again only this many plies later
 
 
 class EndReason(models.TextChoices):
@@ -39,6 +41,7 @@ class EndReason(models.TextChoices):
     TIMEOUT = "timeout", _("Ran out of time")
     DRAW_AGREED = "draw_agreed", _("Draw agreed")
     ABORTED = "aborted", _("Called off")
+    ABANDONED = "abandoned", _("Abandoned")
     DECLINED = "declined", _("Invitation declined")
     CANCELLED = "cancelled", _("Invitation withdrawn")
     EXPIRED = "expired", _("Expired")
@@ -55,6 +58,8 @@ class Game(models.Model):
     measured +20 % moves per second), which bypasses ``save()``, ``auto_now``
     and model signals: keep all three off this model (a test checks).
     """
+
+    _stored: dict[str, Any]  # set by games.rows.lock_game: the columns as read, to update only changes
 
     class Status(models.TextChoices):
         WAITING = "waiting", _("Waiting for an opponent")
@@ -101,6 +106,8 @@ class Game(models.Model):
     ply = models.PositiveIntegerField(default=0)
     version = models.PositiveIntegerField(default=0)  # bumped by every broadcast event
     state = models.JSONField(default=dict)
+    # The position the game started from ("Play from here"), as the engine's FEN; empty = the usual start.
+    start_fen = models.CharField(max_length=200, blank=True)
     tokens = models.JSONField(default=list, blank=True)  # the move tokens so far (cache of Move rows)
     redo_moves = models.JSONField(default=list, blank=True)  # computer games: moves taken back
 
@@ -172,7 +179,7 @@ class Game(models.Model):
         user = self.user_of(side)
         if user is not None:
             return user.username
-        return (self.guest0_name if side == 0 else self.guest1_name) or "?"
+        return display_name((self.guest0_name if side == 0 else self.guest1_name) or "?")
 
     def side_of(self, identity) -> int | None:
         """The side played by this identity, or None for a spectator."""
@@ -213,6 +220,10 @@ class Game(models.Model):
         parsed = self.engine.loads(self.state) if self.state else self.engine.initial()
         self._parsed_state = (self.state, parsed)
         return parsed
+
+    def start_state(self) -> Any:
+        """The position before the first move (the usual one unless the game started from a FEN)."""
+        return self.engine.from_fen(self.start_fen) if self.start_fen else self.engine.initial()
 
     # --- per-side fields: read and written only through these, so that a search
     # for a field name finds every place that changes it -----------------------
@@ -258,6 +269,13 @@ class Game(models.Model):
         """The ply at which ``side``'s last draw offer was declined."""
         return self.draw_declined_ply0 if side == 0 else self.draw_declined_ply1
 
+    def plies_until_draw_offer(self, side: int) -> int:
+        """How many more plies ``side`` must wait to offer a draw after a declined one (0: may offer)."""
+        declined_at = self.draw_declined_ply(side)
+        if declined_at is None:
+            return 0
+        return max(0, DRAW_COOLDOWN_PLIES - (self.ply - declined_at))
+
     def set_draw_declined_ply(self, side: int, ply: int) -> None:
         if side == 0:
             self.draw_declined_ply0 = ply
@@ -288,7 +306,9 @@ class Move(models.Model):
 class Favourite(models.Model):
     """A game a player starred in their history (private to that player)."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="favourite_games")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="favourite_games"
+    )
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -297,3 +317,62 @@ class Favourite(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} ★ {self.game_id}"
+
+
+class Analysis(models.Model):
+    """The computer's analysis of one finished game (``games.ai.analysis``).
+
+    ``positions`` grows by one evaluation per position as the worker goes (index
+    = ply), so a run that stops is continued, never restarted; ``judgements``
+    and ``summary`` are filled when every position is in.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    requested_guest = models.CharField(max_length=64, blank=True, db_index=True)
+    budget = models.JSONField(default=dict)  # the fixed budget per position it was made with
+    total = models.PositiveIntegerField(default=0)  # positions to evaluate: plies + 1
+    done = models.PositiveIntegerField(default=0)  # == len(positions)
+    positions = models.JSONField(default=list)
+    judgements = models.JSONField(default=list)
+    summary = models.JSONField(default=list)  # [first player, second player]
+    error = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    updated_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "analyses"
+
+    def __str__(self) -> str:
+        return f"analysis of {self.game_id} ({self.status} {self.done}/{self.total})"
+
+
+class PositionEvaluation(models.Model):
+    """One position evaluated on request on the analysis board, kept: the same
+    position at the same budget always gets the same answer."""
+
+    game = models.CharField(max_length=20, choices=GAME_CHOICES)
+    fen = models.CharField(max_length=200)
+    result = models.JSONField(null=True, blank=True)  # games.ai.analysis.PositionEval.as_dict()
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    requested_guest = models.CharField(max_length=64, blank=True, db_index=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "fen"], name="games_evaluation_once")]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.fen}"

@@ -11,8 +11,18 @@ from typing import Any, Literal, TypedDict
 # --- client -> server -------------------------------------------------------------
 
 CommandType = Literal[
-    "move", "sync", "resign", "exit", "abort", "offer_draw", "accept_draw", "decline_draw",
-    "undo", "redo", "new_game", "ping",
+    "move",
+    "sync",
+    "resign",
+    "exit",
+    "abort",
+    "offer_draw",
+    "accept_draw",
+    "decline_draw",
+    "undo",
+    "redo",
+    "new_game",
+    "ping",
 ]
 
 
@@ -30,18 +40,61 @@ EventName = Literal["start", "move", "end", "draw_offer", "draw_declined", "draw
 # The codes an ``error`` message can carry: every services.Code, and the socket's own.
 ErrorCode = Literal[
     # the socket itself (config/websocket.py, games/consumers.py)
-    "malformed", "binary", "unknown_type", "server_error", "timeout",
+    "malformed",
+    "binary",
+    "unknown_type",
+    "server_error",
+    "timeout",
     # games.services.Code
-    "not_found", "no_identity", "spectator", "not_started", "game_over", "not_your_turn", "stale", "illegal",
-    "bad_level", "bad_time", "bad_kind", "login_required", "bad_invitee", "invitation_refused", "not_open",
-    "not_invited", "too_late", "no_draws", "offer_pending", "too_soon", "no_offer", "no_undo",
-    "nothing_to_undo", "nothing_to_redo", "no_rematch",
+    "not_found",
+    "no_identity",
+    "spectator",
+    "not_started",
+    "game_over",
+    "not_your_turn",
+    "stale",
+    "illegal",
+    "bad_level",
+    "bad_time",
+    "bad_kind",
+    "login_required",
+    "bad_invitee",
+    "invitation_refused",
+    "not_open",
+    "not_invited",
+    "too_late",
+    "no_draws",
+    "offer_pending",
+    "too_soon",
+    "no_offer",
+    "no_undo",
+    "nothing_to_undo",
+    "nothing_to_redo",
+    "no_rematch",
+    "no_abandon",
+    "bad_position",
+    "position_over",
 ]
 
 EndReasonName = Literal[
-    "board_full", "no_moves", "wipeout", "line", "all_boards_decided",  # from the engines
-    "resign", "exit", "timeout", "draw_agreed", "aborted", "declined", "cancelled", "expired",  # from the site
+    "board_full",
+    "no_moves",
+    "wipeout",
+    "line",
+    "all_boards_decided",  # from the engines
+    "resign",
+    "exit",
+    "timeout",
+    "draw_agreed",
+    "aborted",
+    "abandoned",
+    "declined",
+    "cancelled",
+    "expired",
 ]
+
+
+GameStatusName = Literal["waiting", "active", "finished", "aborted"]  # Game.Status
 
 
 class Player(TypedDict):
@@ -71,7 +124,7 @@ class Snapshot(TypedDict):
     game: str
     name: str
     kind: str
-    status: Literal["waiting", "active", "finished", "aborted"]
+    status: GameStatusName
     v: int
     ply: int
     moves: list[str]
@@ -80,6 +133,7 @@ class Snapshot(TypedDict):
     position: dict[str, Any]
     clock: Clock
     draw_offer: int | None
+    draw_wait: list[int]
     result: Result | None
     rated: bool
     can_redo: bool

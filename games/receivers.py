@@ -14,9 +14,13 @@ def adopt_guest_games(*, guest_key: str, user) -> int:
     """Move every seat of ``guest_key`` to ``user``; returns how many games moved."""
     moved = 0
     for side in (0, 1):
-        moved += Game.objects.filter(**{f"guest{side}_key": guest_key}).exclude(
-            Q(**{f"user{1 - side}": user})  # never seat one account on both sides
-        ).update(**{f"user{side}": user, f"guest{side}_key": "", f"guest{side}_name": ""})
+        moved += (
+            Game.objects.filter(**{f"guest{side}_key": guest_key})
+            .exclude(
+                Q(**{f"user{1 - side}": user})  # never seat one account on both sides
+            )
+            .update(**{f"user{side}": user, f"guest{side}_key": "", f"guest{side}_name": ""})
+        )
     return moved
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Field
 
 from games.models import Game, Move
 
@@ -29,7 +30,7 @@ _JSON_TYPES = (dict, list)
 
 # Keyed by the connection object (one per thread): the converters are bound to it.
 @functools.lru_cache(maxsize=64)
-def _select_statement(connection: BaseDatabaseWrapper, locked: bool) -> tuple[str, list[str], Any, dict]:
+def _select_statement(connection: BaseDatabaseWrapper, *, locked: bool) -> tuple[str, list[str], Any, dict]:
     """``SELECT <every column> FROM games_game WHERE id = %s [FOR UPDATE]`` for this database."""
     query = (Game.objects.select_for_update() if locked else Game.objects.all()).filter(pk=0).query
     compiler = query.get_compiler(connection=connection)
@@ -42,7 +43,7 @@ def _select_statement(connection: BaseDatabaseWrapper, locked: bool) -> tuple[st
 
 def _select(game_id: int, *, locked: bool) -> tuple[Game, list[str]]:
     connection = connections[DEFAULT_DB_ALIAS]
-    sql, names, compiler, converters = _select_statement(connection, locked)
+    sql, names, compiler, converters = _select_statement(connection, locked=locked)
     with connection.cursor() as cursor:
         cursor.execute(sql, [game_id])
         row = cursor.fetchone()
@@ -76,12 +77,18 @@ def _remember(game: Game, names: list[str]) -> None:
     game._stored = {name: _stored_value(getattr(game, name)) for name in names}
 
 
+def _column(field: object) -> str:
+    """The column of a concrete field (the stubs' ``Field.column`` also allows None)."""
+    assert isinstance(field, Field) and field.column is not None, field
+    return field.column
+
+
 @functools.lru_cache(maxsize=256)
 def _update_statement(vendor: str, names: tuple[str, ...]) -> tuple[str, tuple]:
     quote = connections[DEFAULT_DB_ALIAS].ops.quote_name
     fields = tuple(Game._meta.get_field(name) for name in names)
-    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
-    sql = f"UPDATE {quote(Game._meta.db_table)} SET {assignments} WHERE {quote(Game._meta.pk.column)} = %s"
+    assignments = ", ".join(f"{quote(_column(field))} = %s" for field in fields)
+    sql = f"UPDATE {quote(Game._meta.db_table)} SET {assignments} WHERE {quote(_column(Game._meta.pk))} = %s"
     return sql, fields
 
 
@@ -106,7 +113,7 @@ def save_game(game: Game) -> None:
 def _insert_statement(vendor: str) -> tuple[str, tuple]:
     quote = connections[DEFAULT_DB_ALIAS].ops.quote_name
     fields = tuple(field for field in Move._meta.concrete_fields if not field.primary_key)
-    columns = ", ".join(quote(field.column) for field in fields)
+    columns = ", ".join(quote(_column(field)) for field in fields)
     placeholders = ", ".join(["%s"] * len(fields))
     return f"INSERT INTO {quote(Move._meta.db_table)} ({columns}) VALUES ({placeholders})", fields
 
@@ -115,6 +122,6 @@ def insert_move(move: Move) -> None:
     """Store a new ``Move`` row (its primary key is not read back: nothing needs it)."""
     connection = connections[DEFAULT_DB_ALIAS]
     sql, fields = _insert_statement(connection.vendor)
-    values = [field.get_db_prep_save(field.pre_save(move, True), connection) for field in fields]
+    values = [field.get_db_prep_save(field.pre_save(move, add=True), connection) for field in fields]
     with connection.cursor() as cursor:
         cursor.execute(sql, values)

@@ -10,15 +10,26 @@ other background work, so nothing can hold up a computer move or a flag.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from celery import shared_task
 from django.db import OperationalError
 
 from games import services
 from games.models import Game
 
+
+class _TaskOptions(TypedDict):  # typed, so that shared_task(**RELIABLE) matches celery-types' overloads
+    acks_late: bool
+    reject_on_worker_lost: bool
+    autoretry_for: tuple[type[BaseException], ...]
+    retry_backoff: bool
+    max_retries: int
+
+
 # acks_late + reject_on_worker_lost: a task whose worker dies is delivered again;
 # harmless, because every task re-checks the game under its row lock.
-RELIABLE = {
+RELIABLE: _TaskOptions = {
     "acks_late": True,
     "reject_on_worker_lost": True,
     "autoretry_for": (OperationalError,),
@@ -54,3 +65,41 @@ def attend_overdue() -> int:
 @shared_task(**RELIABLE)
 def lapse_draw_offer(game_id: int, offered_at: str) -> None:
     services.lapse_draw_offer(game_id=game_id, offered_at=offered_at)
+
+
+@shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def analyse_game(analysis_id: int) -> None:
+    """Computer analysis of a finished game; resumable (each position is stored as it is done).
+
+    Always sent to queue ``analysis`` (``games.analysis.ANALYSIS_QUEUE``), never in
+    front of live games' tasks.
+    """
+    from games import analysis
+
+    try:
+        analysis.run_analysis(analysis_id)
+    except OperationalError:
+        raise
+    except Exception as exc:
+        analysis.mark_failed(analysis_id, f"{type(exc).__name__}: {exc}")
+        raise
+
+
+@shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def evaluate_position(evaluation_id: int) -> None:
+    """One position of the analysis board (sent to queue ``analysis``)."""
+    from games import analysis
+
+    analysis.run_board_evaluation(evaluation_id)

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.db.models import Q
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.identity import identity_from_request
+from games import analysis as game_analysis
 from games import events, services
 from games.engines import ENGINES
 from games.engines.record import dump_record
 from games.forms import NewGameForm
-from games.models import Game
+from games.models import Analysis, Game
 
 
 def _open_challenges(request):
@@ -28,7 +31,7 @@ def _open_challenges(request):
     for game in games:
         if (
             user is not None
-            and game.created_by_id
+            and game.created_by is not None  # loaded by select_related
             and game.created_by_id != user.pk
             and either_blocked(game.created_by, user)
         ):
@@ -41,20 +44,30 @@ def _invitations(request):
     if not request.user.is_authenticated:
         return []
     return list(
-        Game.objects.filter(status=Game.Status.WAITING, kind=Game.Kind.DIRECT, invited_user=request.user)
-        .select_related("created_by")
+        Game.objects.filter(
+            status=Game.Status.WAITING, kind=Game.Kind.DIRECT, invited_user=request.user
+        ).select_related("created_by")
     )
 
 
 def home(request):
+    return _render_home(request, NewGameForm(initial={"level": _default_level(request)}))
+
+
+def _render_home(request, form: NewGameForm, *, status: int = 200):
+    """The home page; a refused new game comes back here with the form's errors, styled as ever."""
     identity = identity_from_request(request, create_guest=False)
-    form = NewGameForm(initial={"level": _default_level(request)})
-    mine = []
+    mine, untimed = [], []
     if identity.user or identity.guest:
-        mine = [
-            game for game in Game.objects.filter(status__in=[Game.Status.WAITING, Game.Status.ACTIVE])
-            .filter(_seat_filter(identity)).select_related("user0", "user1")[:20]
-        ]
+        running = (
+            Game.objects.filter(status__in=[Game.Status.WAITING, Game.Status.ACTIVE])
+            .filter(_seat_filter(identity))
+            .select_related("user0", "user1")
+        )
+        # Untimed games against the computer never end by themselves: listed apart, to resume or abandon.
+        is_untimed = Q(kind=Game.Kind.COMPUTER, time_control=0)
+        mine = list(running.exclude(is_untimed)[:20])
+        untimed = list(running.filter(is_untimed).order_by("-turn_started_at", "-pk")[:20])
     return render(
         request,
         "games/home.html",
@@ -64,7 +77,10 @@ def home(request):
             "challenges": _open_challenges(request),
             "invitations": _invitations(request),
             "my_games": mine,
+            "untimed_games": untimed,
+            "form_refused": status != 200,
         },
+        status=status,
     )
 
 
@@ -89,23 +105,30 @@ def _seat_filter(identity) -> Q:
 def new_game(request):
     form = NewGameForm(request.POST)
     if not form.is_valid():
-        return render(request, "games/new_game.html", {"form": form}, status=400)
+        return _render_home(request, form, status=400)
     data = form.cleaned_data
     identity = identity_from_request(request)
     try:
         if data["opponent"] == "computer":
             game = services.create_computer_game(
-                identity=identity, game=data["game"], level=data["level"], side=data["side_number"],
+                identity=identity,
+                game=data["game"],
+                level=data["level"],
+                side=data["side_number"],
                 minutes=data["minutes"],
             )
         else:
             game = services.create_human_game(
-                identity=identity, game=data["game"], kind=data["opponent"], side=data["side_number"],
-                minutes=data["minutes"], invited_user=data.get("invited_user"),
+                identity=identity,
+                game=data["game"],
+                kind=data["opponent"],
+                side=data["side_number"],
+                minutes=data["minutes"],
+                invited_user=data.get("invited_user"),
             )
     except services.GameError as exc:
         form.add_error(None, exc.message)
-        return render(request, "games/new_game.html", {"form": form}, status=400)
+        return _render_home(request, form, status=400)
     return redirect(game.get_absolute_url())
 
 
@@ -121,7 +144,9 @@ def play(request, game_id: int):
             "side": side,
             "snapshot": {**events.snapshot(game), "you": side},
             # The link is the key to the free seat: only a seated player gets it.
-            "invite_url": request.build_absolute_uri(f"/join/{game.invite_token}/") if side is not None else "",
+            "invite_url": request.build_absolute_uri(f"/join/{game.invite_token}/")
+            if side is not None
+            else "",
         },
     )
 
@@ -149,6 +174,18 @@ def take_challenge(request, game_id: int):
 @require_POST
 def decline(request, game_id: int):
     _post_service(request, game_id, services.decline_invitation)
+    return redirect("home")
+
+
+@require_POST
+def abandon(request, game_id: int):
+    identity = identity_from_request(request)
+    try:
+        services.abandon_computer_game(game_id=game_id, identity=identity)
+    except services.GameError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The game was abandoned."))
     return redirect("home")
 
 
@@ -184,8 +221,12 @@ def lobby(request):
                 for game in _open_challenges(request)
             ],
             "invitations": [
-                {"id": game.pk, "game": game.game, "name": game.get_game_display(),
-                 "by": game.created_by.username if game.created_by else ""}
+                {
+                    "id": game.pk,
+                    "game": game.game,
+                    "name": game.get_game_display(),
+                    "by": game.created_by.username if game.created_by else "",
+                }
                 for game in _invitations(request)
             ],
         }
@@ -197,15 +238,27 @@ def replay(request, game_id: int):
     if game.status == Game.Status.WAITING:
         raise Http404
     engine = game.engine
-    state = engine.initial()
+    state = game.start_state()
     positions = [engine.view(state)]
+    fens = [engine.fen(state)]
     for token in game.tokens:
         state = engine.play(state, token)
         positions.append(engine.view(state))
+        fens.append(engine.fen(state))
     return render(
-        request, "games/replay.html",
-        {"game": game, "replay": {"game": game.game, "moves": game.tokens, "positions": positions,
-                                   "snapshot": events.snapshot(game)}},
+        request,
+        "games/replay.html",
+        {
+            "game": game,
+            "replay": {
+                "game": game.game,
+                "moves": game.tokens,
+                "positions": positions,
+                "snapshot": events.snapshot(game),
+                "fens": fens if game.is_over else None,
+            },
+            "analysis": game_analysis.as_json(Analysis.objects.filter(game=game).first()),
+        },
     )
 
 
@@ -215,7 +268,8 @@ def record(request, game_id: int):
         raise Http404
     result = "*"
     if game.is_over:
-        result = {0: "1-0", 1: "0-1"}.get(game.winner, "1/2-1/2") if game.status == Game.Status.FINISHED else "*"
+        scores: dict[int | None, str] = {0: "1-0", 1: "0-1"}
+        result = scores.get(game.winner, "1/2-1/2") if game.status == Game.Status.FINISHED else "*"
     headers = {
         "Site": request.get_host(),
         "Date": (game.started_at or game.created_at).strftime("%Y.%m.%d"),
@@ -224,7 +278,9 @@ def record(request, game_id: int):
         "Result": result,
         "Termination": game.end_reason or "unterminated",
     }
-    text = dump_record(game.engine, list(game.tokens), headers)
+    if game.start_fen:
+        headers["FEN"] = game.start_fen
+    text = dump_record(game.engine, list(game.tokens), headers, start=game.start_state())
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{game.game}-{game.pk}.txt"'
     return response
@@ -235,3 +291,115 @@ def rules(request, slug: str):
         raise Http404
     return render(request, f"games/rules/{slug}.html", {"engine": ENGINES[slug]})
 
+
+_REFUSAL_STATUS = {"not_found": 404, "not_finished": 409, "no_identity": 403, "busy": 429, "quota": 429}
+
+
+def analysis(request, game_id: int):
+    """GET: the game's analysis (progress or result). POST: start it (or get the stored one)."""
+    if request.method == "POST":
+        try:
+            found = game_analysis.request_analysis(game_id=game_id, identity=identity_from_request(request))
+        except game_analysis.AnalysisRefused as refused:
+            response = JsonResponse(
+                {
+                    "error": refused.message,
+                    "code": refused.code,
+                    "retry_at": refused.retry_at.isoformat() if refused.retry_at else None,
+                },
+                status=_REFUSAL_STATUS[refused.code],
+            )
+            if refused.retry_at is not None:
+                response["Retry-After"] = str(
+                    max(1, int((refused.retry_at - timezone.now()).total_seconds()))
+                )
+            return response
+        return JsonResponse(game_analysis.as_json(found))
+    if request.method != "GET":
+        return HttpResponseNotAllowed(["GET", "POST"])
+    game = get_object_or_404(Game, pk=game_id)
+    return JsonResponse(game_analysis.as_json(Analysis.objects.filter(game=game).first()))
+
+
+@require_POST
+def play_from_here(request, game_id: int):
+    """'Play from here' on a replay: a game against the computer from the position shown."""
+    try:
+        ply = int(request.POST.get("ply", ""))
+        side = int(request.POST.get("side", ""))
+    except ValueError:
+        messages.error(request, _("Choose a move and a side."))
+        return redirect("replay", game_id=game_id)
+    try:
+        game = game_analysis.play_from_here(
+            game_id=game_id,
+            ply=ply,
+            identity=identity_from_request(request),
+            level=request.POST.get("level", ""),
+            side=side,
+        )
+    except game_analysis.AnalysisRefused as refused:
+        if refused.code == "not_found":
+            raise Http404 from None
+        messages.error(request, refused.message)
+        return redirect("replay", game_id=game_id)
+    return redirect(game.get_absolute_url())
+
+
+def _refusal(refused: game_analysis.AnalysisRefused) -> JsonResponse:
+    status = {"not_found": 404, "busy": 429, "quota": 429, "no_identity": 403}.get(refused.code, 400)
+    response = JsonResponse(
+        {
+            "error": refused.message,
+            "code": refused.code,
+            "retry_at": refused.retry_at.isoformat() if refused.retry_at else None,
+        },
+        status=status,
+    )
+    if refused.retry_at is not None:
+        response["Retry-After"] = str(max(1, int((refused.retry_at - timezone.now()).total_seconds())))
+    return response
+
+
+def analysis_board(request, slug: str):
+    """The free analysis board of a game: set up a position by FEN or by moves, evaluate it on request."""
+    if slug not in ENGINES:
+        raise Http404
+    error = ""
+    try:
+        start = game_analysis.board_position(slug, request.GET.get("fen", ""))
+    except game_analysis.AnalysisRefused as refused:
+        error = refused.message
+        start = game_analysis.board_position(slug)
+    return render(
+        request, "games/analysis_board.html", {"slug": slug, "start": {"game": slug, **start}, "error": error}
+    )
+
+
+@require_POST
+def analysis_board_position(request, slug: str):
+    """The position after a FEN (or the start) and moves: its FEN and view, or why not."""
+    try:
+        return JsonResponse(
+            game_analysis.board_position(
+                slug, request.POST.get("fen", ""), request.POST.get("moves", "").split()
+            )
+        )
+    except game_analysis.AnalysisRefused as refused:
+        return _refusal(refused)
+
+
+def analysis_board_evaluation(request, slug: str):
+    """GET: the stored evaluation of ``fen``. POST: evaluate it (queued) unless it is stored."""
+    try:
+        if request.method == "POST":
+            return JsonResponse(
+                game_analysis.request_board_evaluation(
+                    slug=slug, fen=request.POST.get("fen", ""), identity=identity_from_request(request)
+                )
+            )
+        if request.method == "GET":
+            return JsonResponse(game_analysis.board_evaluation(slug, request.GET.get("fen", "")))
+    except game_analysis.AnalysisRefused as refused:
+        return _refusal(refused)
+    return HttpResponseNotAllowed(["GET", "POST"])

@@ -7,7 +7,9 @@ CHART_HEIGHT = 40
 MIN_SPAN = 40.0  # rating points: a wobble of a few points must not fill the whole height
 
 
-def sparkline(values: list[float], *, width: int = CHART_WIDTH, height: int = CHART_HEIGHT, pad: int = 2) -> str:
+def sparkline(
+    values: list[float], *, width: int = CHART_WIDTH, height: int = CHART_HEIGHT, pad: int = 2
+) -> str:
     """``points`` for an SVG polyline: values evenly spaced left to right, higher is up."""
     if not values:
         return ""

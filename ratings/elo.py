@@ -26,7 +26,8 @@ LOSS = 0.0
 
 def expected_score(rating: float, opponent: float) -> float:
     """The score ``rating`` is expected to make against ``opponent`` (0..1)."""
-    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+    # math.pow, not **: typeshed types float ** float as Any (a negative base gives a complex).
+    return 1.0 / (1.0 + math.pow(10.0, (opponent - rating) / 400.0))
 
 
 def k_factor(*, games_played: int, rating: float, peak: float) -> int:

@@ -38,7 +38,9 @@ class RatingChange(models.Model):
     """One player's rating before and after one rated game: the points of the rating graph."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
     before = models.FloatField()
     after = models.FloatField()
     created_at = models.DateTimeField(default=timezone.now)

@@ -17,6 +17,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games.analysis import summaries_for
 from games.engines import ENGINES
 from games.models import Favourite, Game
 from games.names import game_name
@@ -34,6 +35,7 @@ def _farming_reason() -> str:
         "only the first %(limit)d decisive games between the same two players within %(hours)d hours count"
     ) % {"limit": FARMING_LIMIT, "hours": FARMING_WINDOW // timedelta(hours=1)}
 
+
 RESULT_LABELS = {"win": _("Win"), "loss": _("Loss"), "draw": _("Draw"), "aborted": _("Aborted")}
 UNRATED_REASONS = {
     "aborted": _("aborted games never count"),
@@ -50,15 +52,68 @@ def _ranked(game_slug: str) -> QuerySet[Rating]:
     return Rating.objects.filter(game=game_slug, rated_games__gt=0, user__is_active=True)
 
 
-def ranking(game_slug: str) -> QuerySet[Rating]:
-    """The leaderboard of one game, best first, each row annotated with ``place``."""
+# --- points (seed 004): a point per win over a person, none for draws or wins over the computer.
+# Guests are anonymous (a second browser makes one), so, as with ratings, only wins over
+# another registered player earn a point.
+def _wins_over_people(side: int) -> QuerySet[Game]:
+    """Finished games ``side`` won against another registered player (for the outer Rating row)."""
+    other = 1 - side
+    return Game.objects.filter(
+        **{f"user{side}": OuterRef("user"), f"user{other}__isnull": False, f"ai{other}": ""},
+        game=OuterRef("game"),
+        status=Game.Status.FINISHED,
+        winner=side,
+    ).exclude(**{f"user{other}": OuterRef("user")})
+
+
+def _count(games: QuerySet[Game]):
+    return Coalesce(Subquery(games.order_by().values("game").annotate(n=Count("pk")).values("n")[:1]), 0)
+
+
+def points_expression():
+    """An annotation for Rating rows: the player's points in that game."""
+    return _count(_wins_over_people(0)) + _count(_wins_over_people(1))
+
+
+RANKING_ORDERS = ("rating", "points")
+
+
+def ranking(game_slug: str, *, order: str = "rating") -> QuerySet[Rating]:
+    """The leaderboard of one game, best first by Elo rating or by points.
+
+    Each row is annotated with ``points`` and with ``place`` in the chosen order
+    (ties share a place).
+    """
     shown_value = Floor(F("value") + 0.5)
-    return (
-        _ranked(game_slug)
-        .select_related("user")
-        .annotate(place=Window(Rank(), order_by=shown_value.desc()))
-        .order_by("place", Lower("user__username"), "user_id")
+    rows = _ranked(game_slug).select_related("user").annotate(points=points_expression())
+    if order == "points":
+        return rows.annotate(place=Window(Rank(), order_by=F("points").desc())).order_by(
+            "place", shown_value.desc(), Lower("user__username"), "user_id"
+        )
+    return rows.annotate(place=Window(Rank(), order_by=shown_value.desc())).order_by(
+        "place", Lower("user__username"), "user_id"
     )
+
+
+def points_by_game(player) -> dict[str, int]:
+    """The player's points in each game (games without a point are absent)."""
+    points: dict[str, int] = {}
+    for side in (0, 1):
+        other = 1 - side
+        wins = (
+            Game.objects.filter(
+                **{f"user{side}": player, f"user{other}__isnull": False, f"ai{other}": ""},
+                status=Game.Status.FINISHED,
+                winner=side,
+            )
+            .exclude(**{f"user{other}": player})
+            .order_by()
+            .values("game")
+            .annotate(n=Count("pk"))
+        )
+        for row in wins:
+            points[row["game"]] = points.get(row["game"], 0) + row["n"]
+    return points
 
 
 def place_of(user, game_slug: str) -> int | None:
@@ -72,8 +127,9 @@ def place_of(user, game_slug: str) -> int | None:
     return 1 + _ranked(game_slug).filter(value__gte=shown(value) + 0.5).count()
 
 
-def places_for(pairs: Iterable[tuple[int, str]]) -> dict[tuple[int, str], int]:
-    """Places for many (user_id, game_slug) pairs: one query per game. Unranked pairs are absent."""
+def places_for(pairs: Iterable[tuple[int | None, str]]) -> dict[tuple[int, str], int]:
+    """Places for many (user_id, game_slug) pairs: one query per game. Unranked pairs are absent
+    (and so are pairs without a user)."""
     by_game: dict[str, set[int]] = {}
     for user_id, slug in pairs:
         if user_id is not None:
@@ -155,6 +211,7 @@ class HistoryRow:
     change: RatingChange | None
     unrated_reason: str
     starred: bool
+    analysis: dict | None = None  # the viewer's accuracy and error counts, once the game is analysed
 
     @property
     def css_class(self) -> str:
@@ -185,8 +242,9 @@ def history_rows(identity, games: Iterable[Game], *, starred_ids: Iterable[int])
         }
     sides = {g.pk: g.side_of(identity) for g in games}
     places_now = places_for(
-        (g.user_id_of(1 - sides[g.pk]), g.game) for g in games if sides[g.pk] is not None
+        (g.user_id_of(1 - side), g.game) for g in games if (side := sides[g.pk]) is not None
     )
+    analysed = summaries_for([g.pk for g in games])
     rows = []
     for g in games:
         me = sides[g.pk]
@@ -194,6 +252,7 @@ def history_rows(identity, games: Iterable[Game], *, starred_ids: Iterable[int])
             continue
         opp = 1 - me
         opp_user = g.user_of(opp)
+        opp_id = g.user_id_of(opp)
         if g.ai_of(opp):
             kind = "computer"
         elif opp_user is not None:
@@ -215,10 +274,11 @@ def history_rows(identity, games: Iterable[Game], *, starred_ids: Iterable[int])
                 opponent_kind=kind,
                 opponent_user=opp_user,
                 opponent_place_at_end=g.place0_at_end if opp == 0 else g.place1_at_end,
-                opponent_place_now=places_now.get((g.user_id_of(opp), g.game)),
+                opponent_place_now=None if opp_id is None else places_now.get((opp_id, g.game)),
                 change=changes.get(g.pk),
                 unrated_reason=str(reason),
                 starred=g.pk in starred,
+                analysis=analysed[g.pk][me] if g.pk in analysed else None,
             )
         )
     return rows
@@ -228,7 +288,9 @@ def starred_ids_among(identity, game_ids: Iterable[int], *, guest_starred: Itera
     game_ids = list(game_ids)
     if identity.user is not None:
         return set(
-            Favourite.objects.filter(user=identity.user, game_id__in=game_ids).values_list("game_id", flat=True)
+            Favourite.objects.filter(user=identity.user, game_id__in=game_ids).values_list(
+                "game_id", flat=True
+            )
         )
     return set(game_ids) & set(guest_starred)
 
@@ -240,6 +302,7 @@ class ProfileRating:
     name: str
     rating: Rating | None
     place: int | None
+    points: int
     chart_points: str
     chart_first: int | None
     chart_last: int | None
@@ -252,6 +315,7 @@ def profile_ratings(player) -> list[ProfileRating]:
     """One block per game: rating, place and the points of a small rating graph."""
     ratings = {r.game: r for r in Rating.objects.filter(user=player)}
     places = places_for((player.pk, slug) for slug in ratings)
+    points = points_by_game(player)
     blocks = []
     for slug in ENGINES:
         rating = ratings.get(slug)
@@ -271,6 +335,7 @@ def profile_ratings(player) -> list[ProfileRating]:
                 name=game_name(slug),
                 rating=rating if rating is not None and rating.rated_games else None,
                 place=places.get((player.pk, slug)),
+                points=points.get(slug, 0),
                 chart_points=sparkline(values) if len(values) > 1 else "",
                 chart_first=shown(values[0]) if values else None,
                 chart_last=shown(values[-1]) if values else None,

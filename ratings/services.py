@@ -40,6 +40,14 @@ def unrated_reason(game: Game) -> str:
     return ""
 
 
+def _players(game: Game) -> tuple[int, int]:
+    """The user ids of sides 0 and 1 of a game ``unrated_reason`` accepts (it has both)."""
+    user0, user1 = game.user0_id, game.user1_id
+    if user0 is None or user1 is None:
+        raise ValueError(f"game {game.pk} does not have a registered player on each side")
+    return user0, user1
+
+
 def _is_farming(game: Game) -> bool:
     a, b = game.user0_id, game.user1_id
     since = (game.finished_at or timezone.now()) - FARMING_WINDOW
@@ -70,7 +78,7 @@ def apply_ratings_for_game(*, game_id: int) -> str:
         # their own autocommit statement: inserting inside the locked transaction
         # would hold the new rows out of id order and could deadlock two workers.
         Rating.objects.bulk_create(
-            [Rating(user_id=uid, game=game.game) for uid in sorted((game.user0_id, game.user1_id))],
+            [Rating(user_id=uid, game=game.game) for uid in sorted(_players(game))],
             ignore_conflicts=True,
         )
 
@@ -91,12 +99,14 @@ def apply_ratings_for_game(*, game_id: int) -> str:
         if not reason:
             # Lock both rating rows in user-id order, so two games sharing a player
             # cannot deadlock; this also serialises the farming count per pair.
-            ids = sorted((game.user0_id, game.user1_id))
+            ids = sorted(_players(game))
             for uid in ids:  # rows deleted since the insert above (rare): make them again
                 Rating.objects.get_or_create(user_id=uid, game=game.game)
             ratings = {
                 r.user_id: r
-                for r in Rating.objects.select_for_update().filter(user_id__in=ids, game=game.game).order_by("user_id")
+                for r in Rating.objects.select_for_update()
+                .filter(user_id__in=ids, game=game.game)
+                .order_by("user_id")
             }
             if _is_farming(game):
                 reason = "farming"
@@ -116,7 +126,7 @@ def apply_ratings_for_game(*, game_id: int) -> str:
 
 def _apply_elo(game: Game, ratings: dict[int, Rating]) -> None:
     now = timezone.now()
-    players = [ratings[game.user0_id], ratings[game.user1_id]]
+    players = [ratings[user_id] for user_id in _players(game)]
     before = [p.value for p in players]
     for side, player in enumerate(players):
         opponent = before[1 - side]
@@ -133,7 +143,9 @@ def _apply_elo(game: Game, ratings: dict[int, Rating]) -> None:
         else:
             player.losses += 1
         player.save(update_fields=["value", "peak", "rated_games", "wins", "losses", "updated_at"])
-        RatingChange.objects.create(game=game, user_id=player.user_id, before=before[side], after=player.value, created_at=now)
+        RatingChange.objects.create(
+            game=game, user_id=player.user_id, before=before[side], after=player.value, created_at=now
+        )
 
 
 def games_missing_ratings(*, older_than: timedelta = timedelta(minutes=5), limit: int = 500) -> list[int]:

@@ -30,12 +30,17 @@ def rankings(request: HttpRequest, game: str) -> HttpResponse:
     engine = ENGINES.get(game)
     if engine is None:
         raise Http404
-    page = Paginator(selectors.ranking(game), RANKING_PAGE_SIZE).get_page(request.GET.get("page"))
+    order = request.GET.get("sort", "rating")
+    if order not in selectors.RANKING_ORDERS:
+        order = "rating"
+    page = Paginator(selectors.ranking(game, order=order), RANKING_PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
     my_place = selectors.place_of(request.user, game) if request.user.is_authenticated else None
     return render(
         request,
         "ratings/rankings.html",
-        {"engine": engine, "engines": ENGINES.values(), "page": page, "my_place": my_place},
+        {"engine": engine, "engines": ENGINES.values(), "page": page, "my_place": my_place, "order": order},
     )
 
 

@@ -7,7 +7,15 @@ from channels.layers import channel_layers
 from django.core.cache import cache
 
 from config.celery import app as celery_app
-from tests.processes import Services, test_database_url, use_broker
+from tests.processes import EXTERNAL_SITE, Services, test_database_url, use_broker
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _compiled_computer_players():
+    """Load the numba search cores once, before any test is timed (compiles them on a fresh machine)."""
+    from games.ai import warm_up
+
+    warm_up()
 
 
 @pytest.fixture(autouse=True)
@@ -22,11 +30,29 @@ def _eager_celery_for_unit_tests(request):
 
 
 @pytest.fixture(autouse=True)
+def _default_language():
+    """Each test starts in English: a page request leaves its language active in the thread."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.activate("en")
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache_and_layers():
     cache.clear()
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+if EXTERNAL_SITE:
+
+    @pytest.fixture(scope="session")
+    def django_db_setup():
+        """The running site's own database: no test database is created (pytest_configure checked it)."""
+        yield
 
 
 @pytest.fixture(scope="session")
@@ -43,7 +69,9 @@ def redis_layer(services, settings):
     from config.settings import _default_channel_prefix
 
     url = services.ensure_redis()
-    prefix = os.environ.get("CHANNEL_PREFIX") or _default_channel_prefix(url)  # as the processes started compute it
+    prefix = os.environ.get("CHANNEL_PREFIX") or _default_channel_prefix(
+        url
+    )  # as the processes started compute it
     settings.CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
@@ -65,6 +93,9 @@ def database_url_for_processes(django_db_setup, django_db_blocker):
 @pytest.fixture(scope="session")
 def worker_broker(services):
     """This process sends tasks to the broker the worker processes listen on."""
+    if EXTERNAL_SITE:  # the site's own workers, on the broker this process already uses
+        yield celery_app.conf.broker_url
+        return
     url = services.ensure_redis()
     broker = services.broker_url or url
     previous = celery_app.conf.broker_url
@@ -76,6 +107,9 @@ def worker_broker(services):
 @pytest.fixture
 def celery_worker(services, worker_broker, database_url_for_processes):
     """A real `celery worker` process on the embedded (or CI's) broker, started once and kept."""
+    if EXTERNAL_SITE:  # the running site's own workers
+        services.wait_for_worker()
+        return services
     services.ensure_worker(database_url_for_processes)
     return services
 
@@ -96,6 +130,15 @@ def pytest_configure(config):
 
     # Real hashers cost ~0.3 s per user; tests create hundreds.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    if EXTERNAL_SITE:
+        # Tests write to the site's database and empty it after each test: only a throwaway one.
+        name = settings.DATABASES["default"]["NAME"]
+        if os.environ.get("SITE_TEST_DATABASE") != name:
+            raise pytest.UsageError(
+                f"SITE_URL is set, so the tests would write to and empty the site's database {name!r}. "
+                f"Set SITE_TEST_DATABASE={name} to confirm it is a throwaway database "
+                "(python -m config.launcher --deploy-check does)."
+            )
 
 
 def _wait_for_idle_worker(timeout: float = 20) -> None:
@@ -105,8 +148,12 @@ def _wait_for_idle_worker(timeout: float = 20) -> None:
     quiet = 0
     while time.monotonic() < deadline and quiet < 2:
         inspector = celery_app.control.inspect(timeout=0.5)
-        busy = [task for found in ((inspector.active() or {}), (inspector.reserved() or {}))
-                for tasks in found.values() for task in tasks]
+        busy = [
+            task
+            for found in ((inspector.active() or {}), (inspector.reserved() or {}))
+            for tasks in found.values()
+            for task in tasks
+        ]
         quiet = 0 if busy else quiet + 1
 
 

@@ -25,6 +25,16 @@ from config.launcher import (
     wait_for_port,
 )
 
+# SITE_URL: the browser and live tests drive a site that is already running (the
+# deploy check's nginx layout, ``python -m config.launcher --deploy-check``)
+# instead of starting daphne and a worker themselves. Unset: they start their own.
+EXTERNAL_SITE = os.environ.get("SITE_URL", "").rstrip("/")
+
+
+def site_ws_url(path: str) -> str:
+    """ws(s)://host/path on the external site."""
+    return EXTERNAL_SITE.replace("http", "ws", 1) + path
+
 
 def test_database_url(settings_dict: dict) -> str:
     """A DATABASE_URL for other processes that points at pytest's test database."""
@@ -45,7 +55,9 @@ class Services:
 
     def ensure_redis(self) -> str:
         if not self.redis_url:
-            proc, self.redis_url = start_embedded_redis(Path(tempfile.mkdtemp(prefix="redis-")), persist=False)
+            proc, self.redis_url = start_embedded_redis(
+                Path(tempfile.mkdtemp(prefix="redis-")), persist=False
+            )
             self.procs.append(proc)
         return self.redis_url
 
@@ -67,8 +79,9 @@ class Services:
         self.logs.append(log)
         # A session of its own, so a test can kill -9 the whole process group
         # (a worker's pool children and its embedded beat with it).
-        proc = subprocess.Popen(cmd, cwd=BASE_DIR, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            cmd, cwd=BASE_DIR, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True
+        )
         self.procs.append(proc)
         return proc
 

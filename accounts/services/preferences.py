@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Field
 from django.http import HttpRequest
 
 from accounts.models import Preferences
@@ -17,7 +18,14 @@ FIELDS = ("theme", "palette", "ai_level", "hints", "sound", "block_invitations")
 # Guests cannot be invited (they have no name to invite), so the switch is theirs only when registered.
 GUEST_FIELDS = ("theme", "palette", "ai_level", "hints", "sound")
 
-DEFAULTS: dict[str, Any] = {name: Preferences._meta.get_field(name).get_default() for name in FIELDS}
+
+def _default(name: str) -> Any:
+    field = Preferences._meta.get_field(name)
+    assert isinstance(field, Field), name  # FIELDS are the model's own columns, not relations
+    return field.get_default()
+
+
+DEFAULTS: dict[str, Any] = {name: _default(name) for name in FIELDS}
 _CHOICES: dict[str, set[str]] = {
     "theme": set(Preferences.Theme.values),
     "palette": set(Preferences.Palette.values),

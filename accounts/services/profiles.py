@@ -77,7 +77,7 @@ def _decode(data: bytes) -> Image.Image:
             # Pillow only warns below twice its own limit; ours is stricter anyway.
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             # Sniff by content: restricting ``formats`` keeps every other decoder out.
-            image = Image.open(io.BytesIO(data), formats=sorted(ALLOWED_FORMATS))
+            image: Image.Image = Image.open(io.BytesIO(data), formats=sorted(ALLOWED_FORMATS))
             if image.format not in ALLOWED_FORMATS:
                 raise not_an_image
             # The header's size is checked before decoding a single pixel.
@@ -116,7 +116,7 @@ def profile_update(
     Old photo files go after commit; new ones go again if the row is not saved.
     """
     storage = user.avatar.storage
-    old_files = [f.name for f in (user.avatar, user.avatar_small) if f]
+    old_files = [f.name for f in (user.avatar, user.avatar_small) if f.name]  # a FieldFile is true iff named
     new_files: list[str] = []
     fields: list[str] = []
     if about is not None:
@@ -141,4 +141,8 @@ def profile_update(
         raise
     if avatar is not None or remove_avatar:
         # After commit: until then the old row still points at these files.
-        transaction.on_commit(lambda: [storage.delete(name) for name in old_files])
+        def delete_old_files() -> None:
+            for name in old_files:
+                storage.delete(name)
+
+        transaction.on_commit(delete_old_files)

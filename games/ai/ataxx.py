@@ -12,6 +12,10 @@ the end.
 * medium: the same search capped at two plies.
 * easy: one ply, material gain plus noise, and now and then any legal move.
 
+The search runs on the compiled core ``games.ai._ataxx_fast`` (numba) when it
+is available, the same algorithm node for node; this module's code is the
+fallback and the reference.
+
 The evaluation is the piece difference; finished games score +-``WIN`` minus the
 ply count so the quickest win (and the slowest loss) is preferred. A node one
 ply above the horizon is scored directly as "piece difference after my best
@@ -39,6 +43,8 @@ _SAFETY_SHARE, _SAFETY_MAX = 0.1, 0.05
 # Don't start another iteration when this share of the budget is gone: the next
 # depth costs several times the last one and would only be thrown away.
 _NEXT_ITERATION_SHARE = 0.3
+# On the compiled core a cut-short iteration still counts (see ``Search.best_move``): start later ones.
+_NEXT_ITERATION_SHARE_COMPILED = 0.5
 EASY_RANDOM_SHARE = 0.2
 EASY_NOISE = 1.5
 Move = tuple[int, int]  # (from, to); from == to for a clone
@@ -46,6 +52,32 @@ Move = tuple[int, int]  # (from, to); from == to for a clone
 
 class _OutOfTime(Exception):
     pass
+
+
+_CORE: Any = None
+_CORE_LOADED = False
+
+
+def compiled_core() -> Any:
+    """The numba core (``games.ai._ataxx_fast``), or None when numba is unavailable or turned off."""
+    global _CORE, _CORE_LOADED
+    if not _CORE_LOADED:
+        try:
+            from games.ai import _ataxx_fast
+        except ImportError:
+            _ataxx_fast = None  # type: ignore[assignment]
+        _CORE, _CORE_LOADED = _ataxx_fast, True
+    return _CORE
+
+
+def warm_up() -> None:
+    """Run the compiled functions once (loads numba's cached machine code, or compiles it)."""
+    core = compiled_core()
+    if core is None:
+        return
+    me, opp = (1 << 48) | 1, (1 << 42) | (1 << 6)  # the start, x to move
+    core.perft(core.U(me), core.U(opp), 2)
+    Search(time.perf_counter() + 5.0).best_move(me, opp, root_moves(me, opp, random.Random(0)), 3)
 
 
 def choose(engine: Engine, state: Any, level: str, rng: random.Random, deadline: float) -> str:
@@ -96,6 +128,9 @@ class Search:
         # key -> (depth, value, bound, best move or None)
         self.table: dict[int, tuple[int, int, int, Move | None]] = {}
         self.horizon_hit = False
+        self.partial: tuple[int, Move] | None = None  # (value, move) of the iteration under way
+        core = compiled_core()
+        self.fast = core.Searcher(self.deadline) if core is not None else None
 
     def best_move(self, me: int, opp: int, moves: list[Move], max_depth: int) -> Move:
         """Best root move of the deepest iteration completed before the deadline."""
@@ -106,6 +141,10 @@ class Search:
             try:
                 value, move = self._root(me, opp, moves, depth)
             except _OutOfTime:
+                # On the compiled core an iteration cut short still counts as far as it went: its
+                # first move (the last best) had the full window, a later one that beat it is exact.
+                if self.fast is not None and self.partial is not None:
+                    best = self.partial[1]
                 break
             best = move
             self.depth_reached = depth
@@ -114,21 +153,33 @@ class Search:
             if not self.horizon_hit or abs(value) > _MATE_BOUND:
                 break  # exact: every line reached the end of the game
             now = time.perf_counter()
-            if now - started > _NEXT_ITERATION_SHARE * (self.deadline - started):
+            share = _NEXT_ITERATION_SHARE_COMPILED if self.fast is not None else _NEXT_ITERATION_SHARE
+            if now - started > share * (self.deadline - started):
                 break
         return best
 
     def _root(self, me: int, opp: int, moves: list[Move], depth: int) -> tuple[int, Move]:
         alpha, beta = -WIN - 1, WIN + 1
         best = moves[0]
+        self.partial = None
         for move in moves:
             nxt, mine = _apply(me, opp, move)
             value = -self._negamax(nxt, mine, depth - 1, -beta, -alpha, 1)
             if value > alpha:
                 alpha, best = value, move
+            self.partial = (alpha, best)
         return alpha, best
 
     def _negamax(self, me: int, opp: int, depth: int, alpha: int, beta: int, ply: int) -> int:
+        if self.fast is not None:
+            value: int | None
+            horizon: bool
+            value, horizon = self.fast.value(me, opp, depth, alpha, beta, ply)
+            self.nodes = self.fast.nodes
+            if value is None:
+                raise _OutOfTime
+            self.horizon_hit = self.horizon_hit or horizon
+            return value
         self.nodes += 1
         if self.nodes % _CHECK_EVERY == 0 and time.perf_counter() > self.deadline:
             raise _OutOfTime

@@ -62,7 +62,7 @@ the 80 playable cells), ``CELL_TOKENS``, ``CELL_INDEX``, ``CENTRE``.
 from __future__ import annotations
 
 from itertools import product
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from games.engines.base import IllegalMove, InvalidPosition, Outcome, common_view, compress_runs, expand_ranks
 
@@ -97,7 +97,7 @@ def _build_lines() -> tuple[tuple[int, int, int], ...]:
             end = tuple(a + 2 * b for a, b in zip(p, d, strict=True))
             if all(0 <= c <= 2 for c in end):
                 mid = tuple(a + b for a, b in zip(p, d, strict=True))
-                triple = sorted(cell_index(*c) for c in (p, mid, end))  # type: ignore[arg-type]
+                triple = sorted(cell_index(*c) for c in (p, mid, end))
                 found.add((triple[0], triple[1], triple[2]))
     return tuple(sorted(found))
 
@@ -201,7 +201,9 @@ def _parse_fen_ranks(text: str) -> tuple[int, int]:
     x = o = 0
     for index, char in enumerate(cells):
         if (char == "*") != (index == CENTRE):
-            raise InvalidPosition(f"{CELL_TOKENS[index]} holds {char!r}, but '*' marks exactly the forbidden e5")
+            raise InvalidPosition(
+                f"{CELL_TOKENS[index]} holds {char!r}, but '*' marks exactly the forbidden e5"
+            )
         if char == "x":
             x |= 1 << index
         elif char == "o":
@@ -222,9 +224,9 @@ def _live_line_ids(owner: int, other: int) -> list[int]:
 class FourTacToeEngine:
     """Tic-tac-toe in four dimensions: score as many lines as you can."""
 
-    slug = "four_tac_toe"
-    name = "Four Tac Toe"
-    pass_move = None
+    slug: ClassVar[str] = "four_tac_toe"
+    name: ClassVar[str] = "Four Tac Toe"
+    pass_move: ClassVar[str | None] = None
 
     def initial(self) -> FourTacToeState:
         return FourTacToeState(0, 0, 0, 0, 0)

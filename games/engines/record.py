@@ -15,6 +15,7 @@ people (``1. d3 c5 2. f6``). Numbers are ignored when parsing.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from games.engines.base import Engine, IllegalMove, replay
 
@@ -26,9 +27,13 @@ def _quote(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
 
 
-def dump_record(engine: Engine, moves: list[str], headers: dict[str, str] | None = None) -> str:
-    """The record text of a game; raises IllegalMove if ``moves`` is not a legal game."""
-    replay(engine, moves)  # refuse to write a record nobody could replay
+def dump_record(
+    engine: Engine, moves: list[str], headers: dict[str, str] | None = None, start: Any = None
+) -> str:
+    """The record text of a game (from ``start``, else the usual first position; a
+    game from another position says so in a ``FEN`` header); raises IllegalMove if
+    ``moves`` is not a legal game."""
+    replay(engine, moves, start)  # refuse to write a record nobody could replay
     all_headers = {"Game": engine.slug, **(headers or {})}
     lines = [f'[{key} "{_quote(str(value))}"]' for key, value in all_headers.items()]
     body = []

@@ -32,7 +32,7 @@ Fast internals for the computer player (no strings, plain ints):
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from games.engines.base import IllegalMove, InvalidPosition, Outcome, common_view
 
@@ -76,7 +76,8 @@ def _build_rays() -> tuple[tuple[tuple[tuple[int, int], ...], ...], tuple[tuple[
     increasing_table, decreasing_table = [], []
     for sq in range(64):
         col, row = sq % 8, sq // 8
-        increasing, decreasing = [], []
+        increasing: list[tuple[int, int]] = []
+        decreasing: list[tuple[int, int]] = []
         for dc, dr in _DIRECTIONS:
             mask, c, r = 0, col + dc, row + dr
             while 0 <= c < 8 and 0 <= r < 8:
@@ -202,7 +203,7 @@ def _neighbours(mask: int) -> int:
     return (horizontal | (row << 8) | (row >> 8)) & FULL
 
 
-def perft_bits(own: int, opp: int, depth: int, passed: bool = False) -> int:
+def perft_bits(own: int, opp: int, depth: int, *, passed: bool = False) -> int:
     """Perft on raw bitboards (a forced pass is a ply), for benchmarks and tests."""
     moves = legal_mask(own, opp)
     if not moves:
@@ -210,7 +211,7 @@ def perft_bits(own: int, opp: int, depth: int, passed: bool = False) -> int:
             return 0  # game over before the horizon: not a leaf at the horizon
         if depth == 1:
             return 1
-        return perft_bits(opp, own, depth - 1, True)
+        return perft_bits(opp, own, depth - 1, passed=True)
     if depth == 1:
         return moves.bit_count()
     total = 0
@@ -218,7 +219,7 @@ def perft_bits(own: int, opp: int, depth: int, passed: bool = False) -> int:
         bit = moves & -moves
         moves ^= bit
         f = flips(own, opp, bit.bit_length() - 1)
-        total += perft_bits(opp ^ f, own | f | bit, depth - 1, False)
+        total += perft_bits(opp ^ f, own | f | bit, depth - 1, passed=False)
     return total
 
 
@@ -284,9 +285,9 @@ def _parse_board(text: Any) -> tuple[int, int]:
 class ReversiEngine:
     """Othello: place a disc that closes lines of opponent discs; they all flip."""
 
-    slug = "reversi"
-    name = "Reversi"
-    pass_move = PASS
+    slug: ClassVar[str] = "reversi"
+    name: ClassVar[str] = "Reversi"
+    pass_move: ClassVar[str | None] = PASS
 
     def initial(self) -> ReversiState:
         return ReversiState(START_BLACK, START_WHITE, 0)

@@ -64,7 +64,7 @@ has a line), ``CELL_TOKENS`` (internal index -> token), ``CELL_INDEX``.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from games.engines.base import IllegalMove, InvalidPosition, Outcome, common_view, compress_runs, expand_ranks
 
@@ -273,9 +273,9 @@ def _fen_ranks(x: int, o: int) -> str:
 class UltimateTTTEngine:
     """Nine tic-tac-toe boards; where you play sends your opponent."""
 
-    slug = "ultimate_ttt"
-    name = "Ultimate Tic-Tac-Toe"
-    pass_move = None
+    slug: ClassVar[str] = "ultimate_ttt"
+    name: ClassVar[str] = "Ultimate Tic-Tac-Toe"
+    pass_move: ClassVar[str | None] = None
 
     def initial(self) -> UltimateTTTState:
         return UltimateTTTState(0, 0, 0, -1, 0, 0, 0, 0)

@@ -29,7 +29,7 @@ nothing is written then.
 from games.services.base import Code, GameError, MoveResult
 from games.services.deadlines import IDLE_COMPUTER_EXPIRY
 from games.services.draws import answer_draw, lapse_draw_offer, offer_draw
-from games.services.ending import abort, flag, resign
+from games.services.ending import abandon_computer_game, abort, flag, resign
 from games.services.moves import computer_move_for, play_computer_move, play_move
 from games.services.obligations import attend, attend_overdue
 from games.services.setup import (
@@ -47,6 +47,7 @@ __all__ = [
     "Code",
     "GameError",
     "MoveResult",
+    "abandon_computer_game",
     "abort",
     "answer_draw",
     "attend",

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from accounts.identity import Identity
 from games import events, rows
 from games.models import Game
+from games.protocol import EventName
 from games.services import deadlines, queue
 
 
@@ -46,6 +47,9 @@ class Code(StrEnum):
     NOTHING_TO_UNDO = "nothing_to_undo"
     NOTHING_TO_REDO = "nothing_to_redo"
     NO_REMATCH = "no_rematch"
+    NO_ABANDON = "no_abandon"
+    BAD_POSITION = "bad_position"
+    POSITION_OVER = "position_over"
 
 
 class GameError(Exception):
@@ -92,7 +96,7 @@ def require_active(game: Game) -> None:
         raise GameError(Code.GAME_OVER, _("The game is over."))
 
 
-def commit_and_announce(game: Game, event: str) -> None:
+def commit_and_announce(game: Game, event: EventName) -> None:
     """Store a change of the game under a new version; after commit, broadcast it and queue what it calls for.
 
     The one way a use case saves a changed game: the deadlines are recomputed,

@@ -6,6 +6,7 @@ from datetime import datetime
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.identity import Identity
 from games.models import EndReason, Game
@@ -13,8 +14,6 @@ from games.services import queue
 from games.services.base import Code, GameError, commit_and_announce, locked, now, require_active, side_of
 from games.services.deadlines import draw_offer_lifetime
 from games.services.ending import finish
-
-DRAW_COOLDOWN_PLIES = 10  # after a decline, the same side may offer again only this many plies later
 
 
 def draw_offer_live(game: Game, *, at: datetime) -> bool:
@@ -35,9 +34,16 @@ def offer_draw(*, game_id: int, identity: Identity) -> Game:
             raise GameError(Code.NO_DRAWS, _("The computer does not take draw offers."))
         if draw_offer_live(game, at=moment):
             raise GameError(Code.OFFER_PENDING, _("A draw offer is already waiting for an answer."))
-        declined_at = game.draw_declined_ply(side)
-        if declined_at is not None and game.ply - declined_at < DRAW_COOLDOWN_PLIES:
-            raise GameError(Code.TOO_SOON, _("Your last offer was declined; wait a few moves before offering again."))
+        if wait := game.plies_until_draw_offer(side):
+            raise GameError(
+                Code.TOO_SOON,
+                ngettext(
+                    "Your last offer was declined; you can offer a draw again after %(count)d more move.",
+                    "Your last offer was declined; you can offer a draw again after %(count)d more moves.",
+                    wait,
+                )
+                % {"count": wait},
+            )
         game.draw_offer_side = side
         game.draw_offer_at = moment
         commit_and_announce(game, "draw_offer")
@@ -50,12 +56,13 @@ def answer_draw(*, game_id: int, identity: Identity, accept: bool) -> Game:
         game = locked(game_id)
         side = side_of(game, identity)
         require_active(game)
-        if not draw_offer_live(game, at=now()) or game.draw_offer_side == side:
+        offerer = game.draw_offer_side
+        if offerer is None or not draw_offer_live(game, at=now()) or offerer == side:
             raise GameError(Code.NO_OFFER, _("There is no draw offer to answer."))
         if accept:
             finish(game, winner=None, reason=EndReason.DRAW_AGREED)
             return game
-        game.set_draw_declined_ply(game.draw_offer_side, game.ply)
+        game.set_draw_declined_ply(offerer, game.ply)
         game.clear_draw_offer()
         commit_and_announce(game, "draw_declined")
     return game

@@ -70,3 +70,25 @@ def abort(*, game_id: int, identity: Identity) -> Game:
             raise GameError(Code.TOO_LATE, _("A game can only be aborted before each side has moved."))
         finish(game, winner=None, reason=EndReason.ABORTED, status=Game.Status.ABORTED)
     return game
+
+
+def abandon_computer_game(*, game_id: int, identity: Identity) -> Game:
+    """Drop an untimed game against the computer: called off, no result, never rated."""
+    with transaction.atomic():
+        game = locked(game_id)
+        side_of(game, identity)
+        if not game.against_computer or game.time_control:
+            raise GameError(Code.NO_ABANDON, _("Only untimed games against the computer can be abandoned."))
+        require_active(game)
+        finish(game, winner=None, reason=EndReason.ABANDONED, status=Game.Status.ABORTED)
+    return game
+
+
+def end_for_new_game(game: Game, side: int) -> None:
+    """'New game' while this one runs: resigned once both sides have moved, aborted before (never rated)."""
+    if game.status != Game.Status.ACTIVE or flag_if_expired(game):
+        return
+    if game.ply >= ABORT_MAX_PLY:
+        finish(game, winner=1 - side, reason=EndReason.RESIGN)
+    else:
+        finish(game, winner=None, reason=EndReason.ABORTED, status=Game.Status.ABORTED)

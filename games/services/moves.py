@@ -40,10 +40,18 @@ def apply_move(game: Game, side: int, token: str, *, client_id: str, at: datetim
     if game.time_control:
         left -= used
         game.set_clock(side, left)
-    rows.insert_move(Move(
-        game=game, ply=game.ply, token=token, side=side, client_id=client_id[:40],
-        time_used_ms=used, clock_left_ms=left, created_at=at,
-    ))
+    rows.insert_move(
+        Move(
+            game=game,
+            ply=game.ply,
+            token=token,
+            side=side,
+            client_id=client_id[:40],
+            time_used_ms=used,
+            clock_left_ms=left,
+            created_at=at,
+        )
+    )
     game.tokens = [*game.tokens, token]
     game.ply += 1
     game.state = engine.dumps(state)
@@ -85,7 +93,9 @@ def _play(game_id: int, side_for, token: str, ply: int, client_id: str, *, by_pl
         if engine.to_move(state) != side:
             raise GameError(Code.NOT_YOUR_TURN, _("It is not your turn."))
         if ply != game.ply:
-            raise GameError(Code.STALE, _("The position has changed; your board has been brought up to date."))
+            raise GameError(
+                Code.STALE, _("The position has changed; your board has been brought up to date.")
+            )
         if token not in engine.legal_moves(state):
             raise GameError(Code.ILLEGAL, _("That move is not legal here."))
         at = now()

@@ -73,7 +73,9 @@ def _store_attention(game: Game, when: datetime | None) -> None:
 
 def attend_overdue(*, limit: int = 500) -> int:
     """The obligations sweep: attend every overdue game; returns how many needed something done."""
-    overdue = Game.objects.filter(attention_at__lte=now()).order_by("attention_at").values_list("pk", flat=True)
+    overdue = (
+        Game.objects.filter(attention_at__lte=now()).order_by("attention_at").values_list("pk", flat=True)
+    )
     done = 0
     for game_id in list(overdue[:limit]):
         try:

@@ -39,7 +39,9 @@ def follow_up(game: Game) -> None:
     left = game.clock_ms(to_move)
     if game.time_control and left <= FLAG_HORIZON.total_seconds() * 1000:
         game_id, ply, countdown = game.pk, game.ply, max(0.0, left / 1000) + 0.05
-        transaction.on_commit(lambda: _task("games.tasks.flag").apply_async((game_id, ply), countdown=countdown))
+        transaction.on_commit(
+            lambda: _task("games.tasks.flag").apply_async((game_id, ply), countdown=countdown)
+        )
 
 
 def draw_lapse(game_id: int, offered_at: str) -> None:

@@ -10,9 +10,11 @@ from django.utils.translation import gettext as _
 from accounts.identity import Identity
 from games import events
 from games.engines import get
+from games.engines.base import InvalidPosition
 from games.models import DEFAULT_TIME_MINUTES, TIME_CONTROL_CHOICES, EndReason, Game
 from games.services import deadlines, queue
 from games.services.base import Code, GameError, commit_and_announce, locked, now, side_of
+from games.services.ending import end_for_new_game
 
 AI_LEVELS = ("easy", "medium", "hard")
 
@@ -51,15 +53,36 @@ def _save_new(game: Game) -> None:
 
 
 def create_computer_game(
-    *, identity: Identity, game: str, level: str, side: int | None = None, minutes: int = 0
+    *,
+    identity: Identity,
+    game: str,
+    level: str,
+    side: int | None = None,
+    minutes: int = 0,
+    start_fen: str = "",
 ) -> Game:
-    """A game against the computer; it starts at once."""
-    get(game)  # KeyError for an unknown game is a programming error; views validate first
+    """A game against the computer; it starts at once (from ``start_fen`` when given: "Play from here")."""
+    engine = get(game)  # KeyError for an unknown game is a programming error; views validate first
     if level not in AI_LEVELS:
         raise GameError(Code.BAD_LEVEL, _("Choose Easy, Medium or Hard."))
+    start = None
+    if start_fen:
+        try:
+            start = engine.from_fen(start_fen)
+        except InvalidPosition as exc:
+            raise GameError(
+                Code.BAD_POSITION, _("That position is not valid: %(reason)s") % {"reason": exc}
+            ) from None
+        if engine.outcome(start) is not None:
+            raise GameError(Code.POSITION_OVER, _("The game is already over in that position."))
     side = random.randrange(2) if side is None else side
     with transaction.atomic():
-        new = Game(game=game, kind=Game.Kind.COMPUTER, time_control=_validate_time_control(minutes, computer=True))
+        new = Game(
+            game=game, kind=Game.Kind.COMPUTER, time_control=_validate_time_control(minutes, computer=True)
+        )
+        if start is not None:
+            new.start_fen = engine.fen(start)
+            new.state = engine.dumps(start)
         _seat(new, side, identity)
         new.seat_computer(1 - side, level)
         new.created_by = identity.user
@@ -127,7 +150,9 @@ def join_game(*, game_id: int, identity: Identity, token: str | None = None) -> 
             raise GameError(Code.NOT_OPEN, _("This game is no longer open to join."))
         free = 0 if not game.side_is_taken(0) else 1
         creator = game.user_of(1 - free)
-        if game.kind == Game.Kind.DIRECT and (identity.user is None or identity.user.pk != game.invited_user_id):
+        if game.kind == Game.Kind.DIRECT and (
+            identity.user is None or identity.user.pk != game.invited_user_id
+        ):
             raise GameError(Code.NOT_INVITED, _("This invitation is for another player."))
         if game.kind == Game.Kind.LOBBY:
             if identity.user is None:
@@ -163,7 +188,11 @@ def _call_off(game: Game, reason: EndReason) -> None:
 def decline_invitation(*, game_id: int, identity: Identity) -> Game:
     with transaction.atomic():
         game = locked(game_id)
-        if game.status != Game.Status.WAITING or identity.user is None or game.invited_user_id != identity.user.pk:
+        if (
+            game.status != Game.Status.WAITING
+            or identity.user is None
+            or game.invited_user_id != identity.user.pk
+        ):
             raise GameError(Code.NOT_INVITED, _("There is no invitation to decline."))
         _call_off(game, EndReason.DECLINED)
     return game
@@ -185,12 +214,24 @@ def expire_waiting_game(game: Game) -> None:
 
 
 def rematch_computer(*, game_id: int, identity: Identity) -> Game:
-    """'New game' against the computer with the same settings, sides swapped."""
-    game = Game.objects.get(pk=game_id)
-    side = side_of(game, identity)
-    level = game.ai_of(1 - side)
-    if not level:
-        raise GameError(Code.NO_REMATCH, _("'New game' is for games against the computer."))
-    return create_computer_game(
-        identity=identity, game=game.game, level=level, side=1 - side, minutes=game.time_control // 60
-    )
+    """'New game' against the computer with the same settings, sides swapped.
+
+    A game still running is ended first, in the same transaction (see
+    ``ending.end_for_new_game``), so it never lingers "in progress" until its
+    clock runs out.
+    """
+    with transaction.atomic():
+        game = locked(game_id)
+        side = side_of(game, identity)
+        level = game.ai_of(1 - side)
+        if not level:
+            raise GameError(Code.NO_REMATCH, _("'New game' is for games against the computer."))
+        end_for_new_game(game, side)
+        return create_computer_game(
+            identity=identity,
+            game=game.game,
+            level=level,
+            side=1 - side,
+            minutes=game.time_control // 60,
+            start_fen=game.start_fen,
+        )

@@ -80,7 +80,7 @@ def redo(*, game_id: int, identity: Identity) -> Game:
 
 def _rebuild(game: Game, tokens: list[str]) -> None:
     engine = game.engine
-    state = engine.initial()
+    state = game.start_state()
     for token in tokens:
         state = engine.play(state, token)
     game.tokens = tokens

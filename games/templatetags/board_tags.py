@@ -77,8 +77,93 @@ class Grid:
 
     @property
     def size(self) -> tuple[float, float]:
-        extra = 2 * GAP if self.boards else 0
-        return self.cols * CELL + extra, self.rows * CELL + extra
+        extra_x = (self.cols // 3 - 1) * GAP if self.boards else 0
+        extra_y = (self.rows // 3 - 1) * GAP if self.boards else 0
+        return self.cols * CELL + extra_x, self.rows * CELL + extra_y
+
+
+# Coloured lines of Four Tac Toe diagrams: each its own colour and symbol, as on the
+# live board. The first four are the seed's example: a red circle, a blue square, a
+# yellow star and a green triangle; the rest follow the board's golden-angle hues.
+PATH_STYLES = [("#d7263d", "●"), ("#1f5fc4", "■"), ("#e0a800", "★"), ("#2e9d4a", "▲")] + [
+    (f"hsl({round((j * 137.508 + 300) % 360)} 80% 42%)", symbol)
+    for j, symbol in enumerate(["◆", "✚", "▼", "✖", "♥", "♣", "♠", "⬢", "☀", "✿", "☾"])
+]
+
+
+def _step(grid: Grid, start: str, end: str) -> tuple[tuple[int, int], tuple[int, int]]:
+    """A line's step on the display, split into (board rows, board cols) and (cell rows, cell cols)."""
+    (r1, c1), (r2, c2) = grid.cell(start), grid.cell(end)
+    if (r2 - r1) % 2 or (c2 - c1) % 2:
+        raise template.TemplateSyntaxError(f"diagram line {start}-{end} has no middle cell")
+    dr, dc = (r2 - r1) // 2, (c2 - c1) // 2
+    if not grid.boards:
+        return (0, 0), (dr, dc)
+    board_r, board_c = round(dr / 3), round(dc / 3)
+    return (board_r, board_c), (dr - 3 * board_r, dc - 3 * board_c)
+
+
+def line_motion(grid: Grid, start: str, end: str) -> str:
+    """How a line moves at each step, in words: "one cell up, one board right"."""
+    from django.utils.translation import gettext as _
+
+    (board_r, board_c), (cell_r, cell_c) = _step(grid, start, end)
+    parts = []
+    if cell_r:
+        parts.append(_("one cell down") if cell_r > 0 else _("one cell up"))
+    if cell_c:
+        parts.append(_("one cell right") if cell_c > 0 else _("one cell left"))
+    if board_r:
+        parts.append(_("one board down") if board_r > 0 else _("one board up"))
+    if board_c:
+        parts.append(_("one board right") if board_c > 0 else _("one board left"))
+    return ", ".join(parts)
+
+
+def _paths(grid: Grid, spec: str) -> tuple[list[str], list[tuple[str, str, list[str], str]]]:
+    """SVG for coloured lines "a9-c9 d9-d1": a dashed stroke and a symbol in each of its cells."""
+    out: list[str] = []
+    key: list[tuple[str, str, list[str], str]] = []
+    symbols_in: dict[tuple[int, int], list[tuple[str, str]]] = {}
+    for k, item in enumerate(_items(spec)):
+        start, _sep, end = item.partition("-")
+        (board_r, board_c), (cell_r, cell_c) = _step(grid, start, end)
+        dr, dc = 3 * board_r + cell_r, 3 * board_c + cell_c
+        r0, c0 = grid.cell(start)
+        cells = [(r0 + i * dr, c0 + i * dc) for i in range(3)]
+        colour, symbol = PATH_STYLES[k % len(PATH_STYLES)]
+        (x1, y1), (x2, y2) = grid.centre(start), grid.centre(end)
+        out.append(
+            f'<line class="path-stroke" style="--line-colour: {colour}" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>'
+        )
+        for cell in cells:
+            symbols_in.setdefault(cell, []).append((colour, symbol))
+        names = [_cell_name(grid, r, c) for r, c in cells]
+        key.append((colour, symbol, names, line_motion(grid, start, end)))
+    for (row, col), symbols in symbols_in.items():
+        x, y = grid.origin(row, col)
+        # A dot on each cell of a line (in its colour, or the accent where lines cross).
+        colour = symbols[0][0] if len(symbols) == 1 else "var(--fg)"
+        out.append(
+            f'<circle class="path-cell" style="--line-colour: {colour}" cx="{x + CELL / 2}" cy="{y + CELL / 2}" '
+            f'r="{CELL * (0.13 if len(symbols) == 1 else 0.17)}"/>'
+        )
+        per_row = 4 if len(symbols) > 3 else 3
+        for j, (colour, symbol) in enumerate(symbols):
+            sx = x + 6 + (j % per_row) * 9.5
+            sy = y + 11 + (j // per_row) * 9.5
+            out.append(
+                f'<text class="path-symbol" style="--line-colour: {colour}" x="{sx}" y="{sy}" '
+                f'text-anchor="middle">{symbol}</text>'
+            )
+    return out, key
+
+
+def _cell_name(grid: Grid, row: int, col: int) -> str:
+    if grid.notation == "square":
+        return str(row * grid.cols + col + 1)
+    number = row + 1 if grid.notation == "reversi" else grid.rows - row
+    return f"{chr(ord('a') + col)}{number}"
 
 
 def _items(spec: str) -> list[str]:
@@ -130,7 +215,10 @@ def board_diagram(
     lines: str = "",
     labels: str = "",
     closed: str = "",
+    *,
     boards: bool = False,
+    paths: str = "",
+    key: str = "",
 ) -> SafeString:
     """A small board picture for the rules pages.
 
@@ -140,7 +228,10 @@ def board_diagram(
     ``hl``/``hl2`` highlighted cells ("all" for every cell); ``dots`` small dots (legal moves); ``rings``
     an outline; ``arrows`` "a7>c5"; ``lines`` "a1-c3" (a stroke through centres);
     ``labels`` "5=x1,o2" (small text, comma separated, "x1" drawn as x with
-    subscript 1); ``closed`` cells nobody may use.
+    subscript 1); ``closed`` cells nobody may use; ``paths`` "a9-c9 d9-d1": lines
+    of three cells, each in its own colour with a symbol in its cells (``key``
+    lists them below the picture with how each one moves: "list", or "details" to
+    keep the answers folded).
     """
     rows, cols = (int(n) for n in size.split("x"))
     grid = Grid(rows, cols, notation, boards=bool(boards))
@@ -151,7 +242,11 @@ def board_diagram(
             x, y = grid.origin(row, col)
             out.append(f'<rect class="cell" x="{x}" y="{y}" width="{CELL}" height="{CELL}"/>')
     for cls, spec in (("hl", hl), ("hl2", hl2)):
-        cells = [(r, c) for r in range(rows) for c in range(cols)] if spec == "all" else [grid.cell(n) for n in _items(spec)]
+        cells = (
+            [(r, c) for r in range(rows) for c in range(cols)]
+            if spec == "all"
+            else [grid.cell(n) for n in _items(spec)]
+        )
         for row, col in cells:
             x, y = grid.origin(row, col)
             out.append(f'<rect class="{cls}" x="{x}" y="{y}" width="{CELL}" height="{CELL}"/>')
@@ -162,6 +257,8 @@ def board_diagram(
             f'<path class="closed-x" d="M{x + 8} {y + 8}L{x + CELL - 8} {y + CELL - 8}'
             f'M{x + CELL - 8} {y + 8}L{x + 8} {y + CELL - 8}"/>'
         )
+    path_svg, path_key = _paths(grid, paths)
+    out.extend(path_svg)
     # Strokes go under the pieces and labels so they never hide a mark.
     for item in _items(lines):
         start, _sep, end = item.partition("-")
@@ -186,25 +283,61 @@ def board_diagram(
     for item in _items(arrows):
         start, _sep, end = item.partition(">")
         (x1, y1), (x2, y2) = grid.centre(start), grid.centre(end)
-        out.append(f'<line class="arrow" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" marker-end="url(#{marker})"/>')
+        out.append(
+            f'<line class="arrow" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" marker-end="url(#{marker})"/>'
+        )
     defs = (
         f'<defs><marker id="{marker}" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" '
         'orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" class="arrowhead"/></marker></defs>'
     )
+    legend: SafeString | str = ""
+    if key and path_key:
+        legend = format_html(
+            '<ul class="line-key">{}</ul>',
+            mark_safe(
+                "".join(
+                    format_html(
+                        '<li style="--line-colour: {}"><span class="line-key-symbol" aria-hidden="true">{}</span> '
+                        '<span class="line-key-cells">{}</span>: {}</li>',
+                        colour,
+                        symbol,
+                        "–".join(names),
+                        motion,
+                    )
+                    for colour, symbol, names, motion in path_key
+                )
+            ),
+        )
+        if key == "details":
+            from django.utils.translation import gettext as _
+
+            legend = format_html(
+                "<details><summary>{}</summary>{}</details>", _("Show how each line moves"), legend
+            )
     return format_html(
-        '<figure class="diagram"><svg class="diagram-svg" viewBox="-2 -2 {} {}" role="img" aria-label="{}">'
-        "{}{}</svg><figcaption>{}</figcaption></figure>",
+        '<figure class="diagram" style="--diagram-cols: {}"><svg class="diagram-svg" viewBox="-2 -2 {} {}" '
+        'role="img" aria-label="{}">{}{}</svg><figcaption>{}</figcaption>{}</figure>',
+        cols,
         width + 4,
         height + 4,
         title,
         mark_safe(defs),
         mark_safe("".join(out)),
         title,
+        legend,
     )
 
 
 @register.filter
 def seat_names(game) -> str:
-    """"alice – Computer (Easy)": both sides of a stored game, for lists of games."""
+    """ "alice – Computer (Easy)": both sides of a stored game, for lists of games."""
     names = [game.side_name(side) if game.side_is_taken(side) else "…" for side in (0, 1)]
     return " – ".join(names)
+
+
+@register.simple_tag
+def recent_games_of(player) -> list:
+    """The profile's "Recent games": the player's last finished games, newest first."""
+    from games.selectors import recent_games
+
+    return recent_games(player)

@@ -1,11 +1,11 @@
 """Ratings for any template, so other apps never import ratings.
 
-    {% load ratings_tags %}
-    {% rating_place user "reversi" %}            -> 3 (or "" when not ranked)
-    {% rating_place user "reversi" as place %}
-    {% rating_of user "reversi" %}               -> 1520 (or "" when unrated)
-    {{ value|rating }}  {{ change|rating_delta }}
-    {% include "ratings/_profile_ratings.html" with player=profile_user %}
+{% load ratings_tags %}
+{% rating_place user "reversi" %}            -> 3 (or "" when not ranked)
+{% rating_place user "reversi" as place %}
+{% rating_of user "reversi" %}               -> 1520 (or "" when unrated)
+{{ value|rating }}  {{ change|rating_delta }}
+{% include "ratings/_profile_ratings.html" with player=profile_user %}
 """
 
 from __future__ import annotations
@@ -53,7 +53,9 @@ def rating_of(user, game_slug: str) -> int | str:
     from ratings.models import Rating
 
     value = (
-        Rating.objects.filter(user=user, game=game_slug, rated_games__gt=0).values_list("value", flat=True).first()
+        Rating.objects.filter(user=user, game=game_slug, rated_games__gt=0)
+        .values_list("value", flat=True)
+        .first()
     )
     return "" if value is None else shown(value)
 

@@ -35,9 +35,33 @@ function syncForm() {
   for (const help of form.querySelectorAll(".opponent-help")) help.hidden = help.dataset.help !== opponent;
 }
 
+// Ultimate Tic-Tac-Toe: the player who starts a game is X and moves first, so
+// "Play as" defaults to First there (the other games keep Random), unless the
+// player chose a side themselves.
+const FIRST_BY_DEFAULT = new Set(["ultimate_ttt"]);
+let sideChosen = false;
+
+function syncSide() {
+  const side = form.elements.side;
+  if (!side || sideChosen) return;
+  side.value = FIRST_BY_DEFAULT.has(form.elements.game.value) ? "0" : "random";
+}
+
 if (form) {
   form.elements.opponent.addEventListener("change", syncForm);
   syncForm();
+  // A refused form comes back with the player's own choice: keep it.
+  sideChosen = Boolean(form.querySelector(".errorlist"));
+  form.elements.side?.addEventListener("change", () => { sideChosen = true; });
+  for (const radio of form.querySelectorAll('input[name="game"]')) radio.addEventListener("change", syncSide);
+  syncSide();
+}
+
+// "Abandon" (untimed games against the computer) asks before it ends a game.
+for (const abandon of document.querySelectorAll("form[data-confirm]")) {
+  abandon.addEventListener("submit", (event) => {
+    if (!window.confirm(abandon.dataset.confirm)) event.preventDefault();
+  });
 }
 
 // --- live lists --------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 // The per-player notification socket (/ws/notify/): keeps the unread-messages badge
-// in the navigation current and re-announces every event as a "site:notify"
-// DOM event so other pages (invitations, lobby) can listen without a second socket.
+// in the navigation current, shows invitations as toasts with Accept / Decline on
+// every page (the home page lists them itself), and re-announces every event as a
+// "site:notify" DOM event so other pages (lobby) can listen without a second socket.
 // Reconnects with exponential backoff plus jitter, so a restarting server is not
 // hammered by every open tab at once.
 (function () {
@@ -30,16 +31,154 @@
     }
   }
 
+  // --- invitations: a toast on every page but the home page, which lists them -----------
+  var onHome = !!document.querySelector("[data-home]");
+  // The catalogue's gettext (jsi18n, loaded before this script), or the English text.
+  var gettext = function (text) { return typeof window.gettext === "function" ? window.gettext(text) : text; };
+  var fill = function (template, values) {
+    return template.replace(/%\((\w+)\)s/g, function (m, name) { return String(values[name]); });
+  };
+  var dismissed = {};
+  try { dismissed = JSON.parse(sessionStorage.getItem("dismissedInvitations") || "{}"); } catch (e) { dismissed = {}; }
+  var fetching = null;
+
+  function csrfToken() {
+    var input = document.querySelector('input[name="csrfmiddlewaretoken"]');
+    return input ? input.value : "";
+  }
+
+  function toastBox() {
+    var box = document.getElementById("toasts");
+    if (!box) {
+      box = document.createElement("div");
+      box.id = "toasts";
+      box.className = "toasts";
+      box.setAttribute("role", "region");
+      box.setAttribute("aria-live", "polite");
+      box.setAttribute("aria-label", gettext("Invitations"));
+      document.body.appendChild(box);
+    }
+    return box;
+  }
+
+  function button(label, className) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    if (className) b.className = className;
+    return b;
+  }
+
+  function invitationToast(item) {
+    var toast = document.createElement("div");
+    toast.className = "toast";
+    toast.setAttribute("data-invitation", String(item.id));
+    var text = document.createElement("p");
+    text.textContent = fill(gettext("%(who)s invites you to play %(name)s"), { who: item.by, name: item.name });
+    var accept = document.createElement("form"); // a real form: accepting opens the game
+    accept.method = "post";
+    accept.action = "/play/" + item.id + "/take/";
+    var csrf = document.createElement("input");
+    csrf.type = "hidden";
+    csrf.name = "csrfmiddlewaretoken";
+    csrf.value = csrfToken();
+    var yes = button(gettext("Accept"), "primary");
+    yes.type = "submit";
+    accept.append(csrf, yes);
+    var no = button(gettext("Decline"), "secondary");
+    no.addEventListener("click", function () {
+      no.disabled = true;
+      // Declined in place: the player stays on the page they are reading.
+      fetch("/play/" + item.id + "/decline/", {
+        method: "POST", credentials: "same-origin", redirect: "manual",
+        headers: { "X-CSRFToken": csrfToken() },
+      }).then(function () { toast.remove(); }, function () { no.disabled = false; });
+    });
+    var later = button("×", "toast-close");
+    later.setAttribute("aria-label", gettext("Dismiss"));
+    later.addEventListener("click", function () {
+      dismissed[item.id] = true;
+      try { sessionStorage.setItem("dismissedInvitations", JSON.stringify(dismissed)); } catch (e) { /* private mode */ }
+      toast.remove();
+    });
+    var actions = document.createElement("div");
+    actions.className = "toast-actions";
+    actions.append(accept, no);
+    toast.append(later, text, actions);
+    return toast;
+  }
+
+  // Open challenges from others: a count on the navigation's "Play" link (the home page lists them).
+  function setChallenges(count) {
+    var play = document.querySelector('[data-nav="play"]');
+    if (!play) return;
+    var badge = play.querySelector(".badge");
+    if (count > 0) {
+      if (!badge) {
+        badge = document.createElement("span");
+        badge.className = "badge challenges-badge";
+        badge.setAttribute("aria-label", gettext("open challenges"));
+        play.appendChild(document.createTextNode(" "));
+        play.appendChild(badge);
+      }
+      badge.textContent = String(count);
+    } else if (badge) {
+      badge.remove();
+    }
+  }
+
+  var lobbyTimer = null;
+  function lobbyChanged() {
+    // A burst of lobby changes needs one fetch, and every open page asks: wait a moment.
+    if (onHome || lobbyTimer !== null) return;
+    lobbyTimer = setTimeout(function () { lobbyTimer = null; showInvitations(); }, 700);
+  }
+
+  function showInvitations() {
+    if (onHome || fetching) return;
+    fetching = fetch("/lobby.json", { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (data) {
+        if (!data) return;
+        setChallenges(data.challenges.filter(function (c) { return !c.mine; }).length);
+        var box = toastBox();
+        var open = {};
+        data.invitations.forEach(function (item) {
+          open[item.id] = true;
+          if (dismissed[item.id] || box.querySelector('[data-invitation="' + item.id + '"]')) return;
+          box.appendChild(invitationToast(item));
+        });
+        // Invitations withdrawn (or answered in another tab) disappear.
+        Array.prototype.forEach.call(box.querySelectorAll("[data-invitation]"), function (toast) {
+          if (!open[toast.getAttribute("data-invitation")]) toast.remove();
+        });
+      })
+      .catch(function () { /* the next notification tries again */ })
+      .then(function () { fetching = null; });
+  }
+
   function connect() {
     timer = null;
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
     var socket = new WebSocket(scheme + location.host + "/ws/notify/");
-    socket.onopen = function () { delay = MIN_DELAY; };
+    window.siteNotifySend = function (message) {
+      if (socket.readyState !== WebSocket.OPEN) return false;
+      socket.send(JSON.stringify(message));
+      return true;
+    };
+    socket.onopen = function () {
+      delay = MIN_DELAY;
+      showInvitations(); // the ones that arrived while no page was open (or the socket was down)
+      // Pages subscribe to more (a game's analysis) on every (re)connection.
+      document.dispatchEvent(new CustomEvent("site:notify-open"));
+    };
     socket.onmessage = function (event) {
       var data;
       try { data = JSON.parse(event.data); } catch (e) { return; }
       if (!data || typeof data !== "object") return;
       if (typeof data.unread === "number") setUnread(data.unread);
+      if (data.type === "invitation") showInvitations();
+      if (data.type === "lobby") lobbyChanged();
       document.dispatchEvent(new CustomEvent("site:notify", { detail: data }));
     };
     socket.onclose = function () {

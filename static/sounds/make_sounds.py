@@ -46,9 +46,13 @@ def write(name: str, samples: list[float]) -> Path:
 SOUNDS = {
     "move": tone([520.0], 0.12, decay=30.0),
     "capture": sequence(tone([440.0, 660.0], 0.08, decay=25.0), tone([330.0, 495.0], 0.14, decay=20.0)),
-    "turn": sequence(tone([660.0], 0.09, volume=0.35, decay=18.0), tone([880.0], 0.14, volume=0.35, decay=14.0)),
+    "turn": sequence(
+        tone([660.0], 0.09, volume=0.35, decay=18.0), tone([880.0], 0.14, volume=0.35, decay=14.0)
+    ),
     "end": sequence(
-        tone([523.25], 0.14, decay=8.0), tone([659.25], 0.14, decay=8.0), tone([783.99, 523.25], 0.35, decay=6.0)
+        tone([523.25], 0.14, decay=8.0),
+        tone([659.25], 0.14, decay=8.0),
+        tone([783.99, 523.25], 0.35, decay=6.0),
     ),
 }
 

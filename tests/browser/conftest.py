@@ -22,6 +22,7 @@ import pytest
 from django.test import Client
 
 from config.launcher import BASE_DIR
+from tests.processes import EXTERNAL_SITE
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -39,7 +40,9 @@ def pytest_collection_modifyitems(config, items):
     # A conftest hook sees every collected item, so only this folder's are touched.
     if Path(CHROMIUM).exists() or _in_ci():
         return
-    skip = pytest.mark.skip(reason=f"browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium)")
+    skip = pytest.mark.skip(
+        reason=f"browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium)"
+    )
     for item in items:
         if HERE in item.path.parents:
             item.add_marker(skip)
@@ -52,11 +55,17 @@ def collected_static() -> Iterator[Path]:
     Unit tests render pages without a manifest; the browser tests check that the
     pages' ES modules also load the way production serves them.
     """
+    if EXTERNAL_SITE:  # the running site collected its own
+        yield Path(os.environ.get("DJANGO_STATIC_ROOT", ""))
+        return
     root = Path(tempfile.mkdtemp(prefix="static-"))
     extra = {"DJANGO_STATIC_ROOT": str(root), "DJANGO_STATIC_MANIFEST": "1"}
     env = {**os.environ, **extra, "DJANGO_SETTINGS_MODULE": "config.settings"}
     subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=BASE_DIR, env=env, check=True
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+        cwd=BASE_DIR,
+        env=env,
+        check=True,
     )
     with pytest.MonkeyPatch.context() as patch:
         for name, value in extra.items():
@@ -66,7 +75,12 @@ def collected_static() -> Iterator[Path]:
 
 
 @pytest.fixture(scope="session")
-def site_url(collected_static, celery_worker, services, database_url_for_processes) -> str:
+def site_url(collected_static, worker_broker, services, database_url_for_processes) -> str:
+    """The site under test: its own daphne, or SITE_URL (e.g. nginx in front of the deploy layout)."""
+    if EXTERNAL_SITE:
+        services.wait_for_worker()
+        return EXTERNAL_SITE
+    services.ensure_worker(database_url_for_processes)
     _, port = services.start_daphne(database_url_for_processes)
     return f"http://127.0.0.1:{port}"
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-READY = "() => window.__game !== undefined && document.querySelector('[data-play]').dataset.connection === 'open'"
+READY = (
+    "() => window.__game !== undefined && document.querySelector('[data-play]').dataset.connection === 'open'"
+)
 MY_TURN_OR_OVER = """() => {
   const g = window.__game, s = g.snapshot;
   return !g.busy && (s.status !== 'active' || s.position.to_move === g.you);
@@ -24,8 +26,9 @@ def you(page) -> int | None:
     return page.evaluate("() => window.__game.you")
 
 
-def start_game_from_home(page, game: str, *, opponent: str, level: str = "easy", minutes: str = "5",
-                         side: str = "0") -> None:
+def start_game_from_home(
+    page, game: str, *, opponent: str, level: str = "easy", minutes: str = "5", side: str = "0"
+) -> None:
     """Fill in "choose an opponent" like a person and wait for the board."""
     page.goto("/")
     page.click(f'.game-card[data-game="{game}"]')

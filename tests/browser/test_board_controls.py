@@ -30,7 +30,7 @@ def test_keyboard_play_refusals_hints_sounds_and_undo_redo(new_context):
     page.uncheck("#hints-toggle")
     expect(page.locator(".hint.on")).to_have_count(0)
     page.check("#hints-toggle")
-    expect(page.locator('.hint.on')).to_have_count(4)
+    expect(page.locator(".hint.on")).to_have_count(4)
     assert page.get_attribute('[data-cell="d3"]', "aria-label") == "d3, empty, legal move"
     assert page.get_attribute('[data-cell="d4"]', "aria-label") == "d4, White disc"
 
@@ -63,6 +63,7 @@ def test_keyboard_play_refusals_hints_sounds_and_undo_redo(new_context):
 
     old_url = page.url
     page.click('[data-action="new_game"]')
+    page.click('#confirm-new_game button[value="confirm"]')  # this game is still running
     page.wait_for_url(lambda url: url != old_url and "/play/" in url)
     page.wait_for_function(READY)
     assert snapshot(page)["ply"] in (0, 1)  # sides swapped: the computer may have opened

@@ -22,7 +22,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(t
 def players(user_factory, login_session):
     """alice (side 0) and bob (side 1): identities and their session cookies."""
     alice, bob = user_factory("alice"), user_factory("bob")
-    return [(Identity(user=alice, guest=None), login_session(alice)), (Identity(user=bob, guest=None), login_session(bob))]
+    return [
+        (Identity(user=alice, guest=None), login_session(alice)),
+        (Identity(user=bob, guest=None), login_session(bob)),
+    ]
 
 
 def prepared_game(players, game: str, moves: list[str]):
@@ -75,8 +78,12 @@ def test_four_tac_toe_hover_shows_exactly_the_live_lines(new_context, players):
         expected = engine.live_lines(state, cell, 0)
         assert sorted(shown_lines(alice)) == sorted(expected), cell
         styles = alice.eval_on_selector_all(".live-line", "ns => ns.map(n => n.getAttribute('style'))")
-        symbols = alice.eval_on_selector_all(".live-line", "ns => ns.map(n => n.querySelector('.line-symbol').textContent)")
-        assert len(set(styles)) == len(styles) and len(set(symbols)) == len(symbols), "each line its own colour and symbol"
+        symbols = alice.eval_on_selector_all(
+            ".live-line", "ns => ns.map(n => n.querySelector('.line-symbol').textContent)"
+        )
+        assert len(set(styles)) == len(styles) and len(set(symbols)) == len(symbols), (
+            "each line its own colour and symbol"
+        )
         if cell == "a9":
             screenshot(alice, "four_tac_toe-hover-desktop")
     expect(alice.locator(".line-legend .legend-item")).to_have_count(len(engine.live_lines(state, "g3", 0)))
@@ -127,7 +134,11 @@ def _free_choice_position(engine):
             state = engine.play(state, token)
             moves.append(token)
             view = engine.view(state)
-            if engine.outcome(state) is None and any(s in (0, 1) for s in view["board_status"]) and len(view["open_boards"]) > 1:
+            if (
+                engine.outcome(state) is None
+                and any(s in (0, 1) for s in view["board_status"])
+                and len(view["open_boards"]) > 1
+            ):
                 return moves, view
 
 

@@ -18,7 +18,11 @@ def test_a_guest_plays_a_whole_game_against_the_computer(new_context, game):
     page = new_context().new_page()
     start_game_from_home(page, game, opponent="computer", level="easy", minutes="0", side="0")
     state = snapshot(page)
-    assert state["kind"] == "computer" and state["status"] == "active" and page.evaluate("window.__game.you") == 0
+    assert (
+        state["kind"] == "computer"
+        and state["status"] == "active"
+        and page.evaluate("window.__game.you") == 0
+    )
     expect(page.locator("#status")).to_have_text("Your move.")
 
     moves = 0
@@ -36,7 +40,14 @@ def test_a_guest_plays_a_whole_game_against_the_computer(new_context, game):
     result = page.locator("#result")
     expect(result).to_be_visible()
     expect(result).to_contain_text(("You won!", "You lost.", "Draw.")[_outcome(state)])
-    assert state["result"]["reason"] in ("board_full", "no_moves", "wipeout", "line", "all_boards_decided", "count")
+    assert state["result"]["reason"] in (
+        "board_full",
+        "no_moves",
+        "wipeout",
+        "line",
+        "all_boards_decided",
+        "count",
+    )
     expect(page.locator("#after-game")).to_be_visible()
     expect(page.locator('[data-action="resign"]')).to_be_hidden()
     screenshot(page, f"{game}-finished-desktop")
@@ -78,7 +89,9 @@ def test_the_home_page_and_the_rules_pages_fit_a_phone(new_context):
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     screenshot(page, "home-phone")
     for game in GAMES:
-        expect(page.locator(f'.game-card[data-game="{game}"] .game-card-rules')).to_have_attribute("href", f"/rules/{game}/")
+        expect(page.locator(f'.game-card[data-game="{game}"] .game-card-rules')).to_have_attribute(
+            "href", f"/rules/{game}/"
+        )
     for game in GAMES:
         page.goto(f"/rules/{game}/")
         expect(page.locator(".rules .diagram").first).to_be_visible()

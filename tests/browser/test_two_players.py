@@ -46,7 +46,10 @@ def test_a_draw_offered_by_one_player_and_accepted_by_the_other(new_context):
     expect(clock).to_have_class("clock running")
     before = clock.text_content()
     alice.wait_for_timeout(1200)
-    assert clock.text_content() != before and alice.locator('.player[data-side="0"] .clock').text_content() != "5:00"
+    assert (
+        clock.text_content() != before
+        and alice.locator('.player[data-side="0"] .clock').text_content() != "5:00"
+    )
 
     bob.click('[data-action="offer_draw"]')
     expect(bob.locator("#draw-pending")).to_be_visible()

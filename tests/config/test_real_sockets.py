@@ -45,16 +45,22 @@ def daphne_port(services, database_url_for_processes):
 @pytest.fixture
 def game_of_two(user_factory):
     alice, bob = user_factory("alice"), user_factory("bob")
-    game = services.create_human_game(identity=Identity(alice, None), game="reversi", kind=Game.Kind.INVITE_LINK,
-                                      side=0, minutes=15)
+    game = services.create_human_game(
+        identity=Identity(alice, None), game="reversi", kind=Game.Kind.INVITE_LINK, side=0, minutes=15
+    )
     services.join_game(game_id=game.pk, identity=Identity(bob, None), token=game.invite_token)
     return game.pk, alice, session_cookie(alice)
 
 
 def open_socket(port: int, path: str, cookie: str | None = None):
     headers = {"Cookie": f"sessionid={cookie}"} if cookie else {}
-    return connect(f"ws://127.0.0.1:{port}{path}", origin=f"http://127.0.0.1:{port}", additional_headers=headers,
-                   open_timeout=10, max_size=None)
+    return connect(
+        f"ws://127.0.0.1:{port}{path}",
+        origin=f"http://127.0.0.1:{port}",
+        additional_headers=headers,
+        open_timeout=10,
+        max_size=None,
+    )
 
 
 async def first(ws, kind: str, timeout: float = 10) -> dict:
@@ -96,7 +102,9 @@ def test_an_oversized_frame_closes_with_4009_and_the_player_is_shown_offline(dap
     assert online[0] is False  # disconnect() ran: presence was cleaned up
 
 
-def test_a_frame_over_the_servers_own_limit_is_closed_by_autobahn_and_still_cleaned_up(daphne_port, game_of_two):
+def test_a_frame_over_the_servers_own_limit_is_closed_by_autobahn_and_still_cleaned_up(
+    daphne_port, game_of_two
+):
     game_id, _, cookie = game_of_two
 
     async def scenario():
@@ -142,7 +150,8 @@ def log_out_over_http(port: int, cookie: str) -> int:
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
     csrf = next(c.value for c in jar if c.name == "csrftoken")
     request = urllib.request.Request(
-        f"{base}/accounts/logout/", data=urllib.parse.urlencode({"csrfmiddlewaretoken": token}).encode(),
+        f"{base}/accounts/logout/",
+        data=urllib.parse.urlencode({"csrfmiddlewaretoken": token}).encode(),
         headers={"Cookie": f"sessionid={cookie}; csrftoken={csrf}", "Origin": base, "Referer": f"{base}/"},
     )
     no_redirects = urllib.request.build_opener(NoRedirect)
@@ -198,7 +207,9 @@ def test_an_oversized_request_body_is_refused_before_it_is_held_in_memory(daphne
 
     # Chunked: no length declared, so the cap counts what arrives.
     with socket.create_connection(("127.0.0.1", daphne_port), timeout=10) as raw:
-        raw.sendall(b"POST /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n")
+        raw.sendall(
+            b"POST /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+        )
         chunk = b"x" * 1024 * 1024
         try:
             for _ in range(50):

@@ -15,17 +15,26 @@ from config.launcher import BASE_DIR
 
 
 def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL", "CELERY_"))}
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL", "CELERY_"))
+    }
     clean.update(env)
     return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=BASE_DIR, env=clean, capture_output=True, text=True, timeout=120
+        [sys.executable, "manage.py", *args],
+        cwd=BASE_DIR,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
 def test_bad_boolean_and_integer_variables_are_refused_with_their_name(monkeypatch):
     monkeypatch.setenv("DJANGO_DEBUG", "maybe")
     with pytest.raises(ImproperlyConfigured, match="DJANGO_DEBUG"):
-        site_settings.env_bool("DJANGO_DEBUG", False)
+        site_settings.env_bool("DJANGO_DEBUG", default=False)
     monkeypatch.setenv("DJANGO_CONN_MAX_AGE", "ten")
     with pytest.raises(ImproperlyConfigured, match="DJANGO_CONN_MAX_AGE"):
         site_settings.env_int("DJANGO_CONN_MAX_AGE", 600)
@@ -44,7 +53,9 @@ def test_check_passes_with_real_service_urls_and_picks_them_up():
     result = run_manage("check", **env)
     assert result.returncode == 0, result.stderr
     shown = run_manage(
-        "shell", "--no-imports", "-c",
+        "shell",
+        "--no-imports",
+        "-c",
         "from django.conf import settings as s; print(s.DATABASES['default']['ENGINE']); "
         "print(s.CHANNEL_LAYERS['default']['BACKEND']); print(s.CELERY_BROKER_URL); "
         "print(s.DATABASES['default']['CONN_MAX_AGE'])",
@@ -60,8 +71,12 @@ def test_check_passes_with_real_service_urls_and_picks_them_up():
 
 def test_rabbitmq_can_be_the_broker_while_redis_carries_the_channel_layer():
     shown = run_manage(
-        "shell", "--no-imports", "-c", "from django.conf import settings as s; print(s.CELERY_BROKER_URL)",
-        REDIS_URL="redis://127.0.0.1:6379/0", CELERY_BROKER_URL="amqp://guest:guest@127.0.0.1:5672//",
+        "shell",
+        "--no-imports",
+        "-c",
+        "from django.conf import settings as s; print(s.CELERY_BROKER_URL)",
+        REDIS_URL="redis://127.0.0.1:6379/0",
+        CELERY_BROKER_URL="amqp://guest:guest@127.0.0.1:5672//",
     )
     assert shown.stdout.strip() == "amqp://guest:guest@127.0.0.1:5672//"
 
@@ -78,8 +93,13 @@ def test_embedded_sqlite_is_set_up_for_a_web_process_and_a_worker_at_once():
 
 def test_deploy_check_is_clean_with_production_variables():
     result = run_manage(
-        "check", "--deploy", "--fail-level", "WARNING",
-        DJANGO_DEBUG="0", DJANGO_SECRET_KEY=secrets.token_urlsafe(50), DJANGO_ALLOWED_HOSTS="games.example.org",
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        DJANGO_ALLOWED_HOSTS="games.example.org",
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
@@ -87,8 +107,13 @@ def test_deploy_check_is_clean_with_production_variables():
 
 def test_deploy_check_complains_when_https_is_switched_off():
     result = run_manage(
-        "check", "--deploy", "--fail-level", "WARNING",
-        DJANGO_DEBUG="0", DJANGO_SECRET_KEY=secrets.token_urlsafe(50), DJANGO_HTTPS="0",
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        DJANGO_HTTPS="0",
     )
     assert result.returncode != 0
     assert "SECURE_SSL_REDIRECT" in result.stdout + result.stderr
@@ -102,4 +127,6 @@ def test_the_redis_cache_reuses_one_client_across_requests(settings):
     first = SharedRedisCache("redis://127.0.0.1:1/0", {})
     second = SharedRedisCache("redis://127.0.0.1:1/0", {})
     assert first._cache is second._cache
-    assert RedisCache("redis://127.0.0.1:1/0", {})._cache is not RedisCache("redis://127.0.0.1:1/0", {})._cache
+    assert (
+        RedisCache("redis://127.0.0.1:1/0", {})._cache is not RedisCache("redis://127.0.0.1:1/0", {})._cache
+    )

@@ -13,7 +13,9 @@ from config.asgi import application
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
-def communicator(origin: str | None = "http://127.0.0.1:8000", path: str = "/ws/notify/") -> WebsocketCommunicator:
+def communicator(
+    origin: str | None = "http://127.0.0.1:8000", path: str = "/ws/notify/"
+) -> WebsocketCommunicator:
     headers = [(b"host", b"127.0.0.1:8000")]
     if origin is not None:
         headers.append((b"origin", origin.encode()))

@@ -29,7 +29,9 @@ def session_of(user) -> str:
     return client.cookies["sessionid"].value
 
 
-async def test_a_task_run_by_a_real_worker_reaches_a_staff_members_websocket(celery_worker, redis_layer, user_factory):
+async def test_a_task_run_by_a_real_worker_reaches_a_staff_members_websocket(
+    celery_worker, redis_layer, user_factory
+):
     staff = await database_sync_to_async(user_factory)("operator", is_staff=True)
     ws = notify_socket(await database_sync_to_async(session_of)(staff))
     connected, _ = await ws.connect()

@@ -30,7 +30,11 @@ from ratings.models import AppliedGame, RatingChange
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 BACK_WITHIN = 10.0  # seconds from the worker's return to the obligation being met
-FAULT_SETTINGS = {"GAMES_SWEEP_SECONDS": "1", "GAMES_DRAW_OFFER_SECONDS": "4", "RATINGS_BACKSTOP_SECONDS": "3"}
+FAULT_SETTINGS = {
+    "GAMES_SWEEP_SECONDS": "1",
+    "GAMES_DRAW_OFFER_SECONDS": "4",
+    "RATINGS_BACKSTOP_SECONDS": "3",
+}
 
 
 @pytest.fixture
@@ -98,11 +102,13 @@ def test_the_computers_move_survives_a_worker_killed_while_thinking(fault_worker
     assert done - back <= BACK_WITHIN
 
 
-def test_a_draw_offer_lapses_although_the_worker_holding_its_timer_was_killed(fault_worker, services,
-                                                                           user_factory):
+def test_a_draw_offer_lapses_although_the_worker_holding_its_timer_was_killed(
+    fault_worker, services, user_factory
+):
     alice, bob = user_factory("alice"), user_factory("bob")
-    game = play.create_human_game(identity=me(alice), game="reversi", kind=Game.Kind.INVITE_LINK, side=0,
-                                  minutes=5)
+    game = play.create_human_game(
+        identity=me(alice), game="reversi", kind=Game.Kind.INVITE_LINK, side=0, minutes=5
+    )
     play.join_game(game_id=game.pk, identity=me(bob), token=game.invite_token)
     play.offer_draw(game_id=game.pk, identity=me(alice))
     offered = time.monotonic()
@@ -110,8 +116,12 @@ def test_a_draw_offer_lapses_although_the_worker_holding_its_timer_was_killed(fa
     fault_worker.kill()
     back = fault_worker.restart()
     lapse_due = offered + int(FAULT_SETTINGS["GAMES_DRAW_OFFER_SECONDS"])
-    done = within(BACK_WITHIN + 5, lambda: Game.objects.get(pk=game.pk).draw_offer_side is None,
-                  "the draw offer's lapse", services)
+    done = within(
+        BACK_WITHIN + 5,
+        lambda: Game.objects.get(pk=game.pk).draw_offer_side is None,
+        "the draw offer's lapse",
+        services,
+    )
     assert done - max(back, lapse_due) <= BACK_WITHIN
     assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
 
@@ -122,15 +132,17 @@ def wipe_the_sites_redis(services) -> None:
 
 def test_a_rating_is_applied_exactly_once_though_its_message_was_lost(fault_worker, services, user_factory):
     alice, bob = user_factory("alice"), user_factory("bob")
-    game = play.create_human_game(identity=me(alice), game="ataxx", kind=Game.Kind.INVITE_LINK, side=0,
-                                  minutes=5)
+    game = play.create_human_game(
+        identity=me(alice), game="ataxx", kind=Game.Kind.INVITE_LINK, side=0, minutes=5
+    )
     play.join_game(game_id=game.pk, identity=me(bob), token=game.invite_token)
     fault_worker.kill()  # the rating task of the resignation below finds no worker...
     play.resign(game_id=game.pk, identity=me(bob))
     wipe_the_sites_redis(services)  # ...and, on a Redis broker, is wiped before one comes back
     fault_worker.restart(after=0.5)
-    within(BACK_WITHIN + 10, lambda: AppliedGame.objects.filter(game_id=game.pk).exists(), "the rating",
-           services)
+    within(
+        BACK_WITHIN + 10, lambda: AppliedGame.objects.filter(game_id=game.pk).exists(), "the rating", services
+    )
     # A second delivery (or a late backstop) changes nothing.
     from ratings.tasks import apply_ratings
 
@@ -140,7 +152,9 @@ def test_a_rating_is_applied_exactly_once_though_its_message_was_lost(fault_work
     assert Game.objects.get(pk=game.pk).rated
 
 
-def test_the_game_carries_on_after_the_sites_redis_is_wiped(fault_worker, services, user_factory, monkeypatch):
+def test_the_game_carries_on_after_the_sites_redis_is_wiped(
+    fault_worker, services, user_factory, monkeypatch
+):
     client = redis.Redis.from_url(services.ensure_redis())
     monkeypatch.setattr(presence, "_redis", lambda: client)  # this process counts presence where daphne does
     alice = user_factory("alice")

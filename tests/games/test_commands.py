@@ -14,8 +14,16 @@ def run(*args: str) -> list[str]:
     return out.getvalue().strip().splitlines()
 
 
-@pytest.mark.parametrize(("slug", "depth", "count"), [("reversi", 4, 244), ("ataxx", 2, 256), ("ultimate_ttt", 2, 720),
-                                                      ("quantum_ttt", 2, 1296), ("four_tac_toe", 2, 6320)])
+@pytest.mark.parametrize(
+    ("slug", "depth", "count"),
+    [
+        ("reversi", 4, 244),
+        ("ataxx", 2, 256),
+        ("ultimate_ttt", 2, 720),
+        ("quantum_ttt", 2, 1296),
+        ("four_tac_toe", 2, 6320),
+    ],
+)
 def test_perft_prints_the_count_on_its_last_line(slug, depth, count):
     lines = run("perft", slug, str(depth))
     assert lines[-1] == str(count)

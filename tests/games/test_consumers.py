@@ -46,8 +46,9 @@ def human_game(player_factory):
     def make(game: str = "reversi", minutes: int = 5):
         alice, alice_cookie = player_factory("alice")
         bob, bob_cookie = player_factory("bob")
-        created = services.create_human_game(identity=alice, game=game, kind=Game.Kind.INVITE_LINK, side=0,
-                                             minutes=minutes)
+        created = services.create_human_game(
+            identity=alice, game=game, kind=Game.Kind.INVITE_LINK, side=0, minutes=minutes
+        )
         services.join_game(game_id=created.pk, identity=bob, token=created.invite_token)
         return created.pk, (alice, alice_cookie), (bob, bob_cookie)
 
@@ -88,7 +89,9 @@ async def test_both_players_see_a_move_and_only_the_mover_gets_the_ack(human_gam
         ("alice", {"type": "fly_away"}, "unknown_type"),
     ],
 )
-async def test_a_refused_command_is_answered_to_the_sender_only_and_changes_nothing(human_game, who, message, code):
+async def test_a_refused_command_is_answered_to_the_sender_only_and_changes_nothing(
+    human_game, who, message, code
+):
     game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)()
     a, _ = await open_socket(game_id, alice)
     b, before = await open_socket(game_id, bob)
@@ -200,8 +203,10 @@ async def test_a_declined_offer_blocks_new_offers_from_that_player_for_ten_plies
     while declined["event"] != "draw_declined":
         declined = await next_of(a, "event")
     assert declined["game"]["draw_offer"] is None
+    assert declined["game"]["draw_wait"] == [10, 0]  # the snapshot tells the page how long
     await a.send_json_to({"type": "offer_draw"})
-    assert (await next_of(a, "error"))["code"] == "too_soon"
+    refused = await next_of(a, "error")
+    assert refused["code"] == "too_soon" and "after 10 more moves" in refused["message"]
     await a.disconnect()
     await b.disconnect()
 

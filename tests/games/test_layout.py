@@ -25,8 +25,10 @@ def imports_of(path: Path, modules: set[str]) -> set[str]:
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module:
             # "from games.services import queue" imports the submodule games.services.queue.
-            names = [f"{node.module}.{alias.name}" if f"{node.module}.{alias.name}" in modules else node.module
-                     for alias in node.names]
+            names = [
+                f"{node.module}.{alias.name}" if f"{node.module}.{alias.name}" in modules else node.module
+                for alias in node.names
+            ]
         else:
             continue
         found.update(name for name in names if name in modules)

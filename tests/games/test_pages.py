@@ -52,17 +52,24 @@ def test_home_offers_the_five_games_with_their_rules_and_the_form(client):
 def test_home_lists_challenges_with_take_or_cancel_and_invitations(client_for, user_factory):
     alice, bob = user_factory("alice"), user_factory("bob")
     challenge = services.create_human_game(identity=me(alice), game="ataxx", kind="lobby", minutes=3)
-    invitation = services.create_human_game(identity=me(alice), game="reversi", kind="direct", invited_user=bob)
+    invitation = services.create_human_game(
+        identity=me(alice), game="reversi", kind="direct", invited_user=bob
+    )
     as_bob = client_for(bob).get("/").content.decode()
     assert f'action="/play/{challenge.pk}/take/"' in as_bob
-    assert f'action="/play/{invitation.pk}/take/"' in as_bob and f'action="/play/{invitation.pk}/decline/"' in as_bob
+    assert (
+        f'action="/play/{invitation.pk}/take/"' in as_bob
+        and f'action="/play/{invitation.pk}/decline/"' in as_bob
+    )
     as_alice = client_for(alice).get("/").content.decode()
     assert f'action="/play/{challenge.pk}/cancel/"' in as_alice
     assert f'href="/play/{challenge.pk}/"' in as_alice  # her own games
 
 
 def test_a_refused_new_game_shows_the_form_with_the_reason(client):
-    response = client.post("/play/new/", {"game": "reversi", "opponent": "lobby", "minutes": 5, "side": "random"})
+    response = client.post(
+        "/play/new/", {"game": "reversi", "opponent": "lobby", "minutes": 5, "side": "random"}
+    )
     assert response.status_code == 400
     assert "Log in to post an open challenge." in response.content.decode()
     assert 'id="new-game-form"' in response.content.decode()
@@ -120,3 +127,14 @@ def test_every_game_has_a_rules_page_with_diagrams(client, slug):
 def test_diagrams_refuse_cells_off_the_board():
     with pytest.raises(template.TemplateSyntaxError):
         board_diagram("3x3", pieces="j9:x")
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"), [("en", "Clock: 1 minute per player."), ("el", "Ρολόι: 1 λεπτό ανά παίκτη.")]
+)
+def test_the_join_page_words_a_one_minute_clock_in_the_singular(client, user_factory, lang, text):
+    game = services.create_human_game(
+        identity=me(user_factory("alice")), game="reversi", kind="link", minutes=1
+    )
+    client.post("/i18n/setlang/", {"language": lang, "next": "/"})
+    assert text in client.get(f"/join/{game.invite_token}/").content.decode()

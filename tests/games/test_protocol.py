@@ -17,8 +17,8 @@ DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
 
 
 def error_codes_in_doc() -> set[str]:
-    table = DOC[DOC.index("| code | when |"):]
-    rows = table[:table.index("\n\n")].splitlines()[2:]
+    table = DOC[DOC.index("| code | when |") :]
+    rows = table[: table.index("\n\n")].splitlines()[2:]
     return {code for row in rows for code in re.findall(r"`([a-z_]+)`", row.split("|")[1])}
 
 
@@ -28,23 +28,28 @@ def test_every_error_code_is_documented_and_every_documented_code_exists():
 
 
 def test_every_event_is_documented():
-    sentence = DOC[DOC.index("`event` is one of"):]
-    sentence = sentence[:sentence.index(".\n")]
+    sentence = DOC[DOC.index("`event` is one of") :]
+    sentence = sentence[: sentence.index(".\n")]
     assert set(re.findall(r"`([a-z_]+)`", sentence)) - {"event"} == set(get_args(protocol.EventName))
 
 
 def test_every_end_reason_is_documented_and_is_one_the_model_knows():
-    paragraph = DOC[DOC.index("Result reasons:"):]
-    paragraph = paragraph[:paragraph.index("\n\n")]
+    paragraph = DOC[DOC.index("Result reasons:") :]
+    paragraph = paragraph[: paragraph.index("\n\n")]
     documented = set(re.findall(r"`([a-z_]+)`", paragraph))
     assert documented == set(get_args(protocol.EndReasonName)) == set(EndReason.values)
+
+
+def test_snapshot_statuses_are_the_models():
+    # games.events.snapshot casts Game.status to GameStatusName: they must stay the same set.
+    assert set(get_args(protocol.GameStatusName)) == set(Game.Status.values)
 
 
 def test_close_codes_in_the_doc_are_the_ones_the_sockets_use():
     from games.consumers import CLOSE_NOT_FOUND
 
-    table = DOC[DOC.index("| code | meaning | what a client does |"):]
-    table = table[:table.index("\n\n")]
+    table = DOC[DOC.index("| code | meaning | what a client does |") :]
+    table = table[: table.index("\n\n")]
     documented = {int(code) for code in re.findall(r"^\| `(\d{4})`", table, flags=re.MULTILINE)}
     used = {websocket.CLOSE_SIGNED_OUT, websocket.CLOSE_POLICY, websocket.CLOSE_TOO_BIG, CLOSE_NOT_FOUND}
     assert used | {1009} == documented
@@ -53,8 +58,8 @@ def test_close_codes_in_the_doc_are_the_ones_the_sockets_use():
 
 @pytest.mark.django_db
 def test_the_snapshot_has_exactly_the_documented_fields(user_factory):
-    block = DOC[DOC.index("## The snapshot"):]
-    block = block[block.index("```json") + 7:block.index("```", block.index("```json") + 7)]
+    block = DOC[DOC.index("## The snapshot") :]
+    block = block[block.index("```json") + 7 : block.index("```", block.index("```json") + 7)]
     documented, depth = set(), 0
     for token in re.finditer(r'[{}\[\]]|"([a-z_]+)":', re.sub(r"//.*", "", block)):
         if token.group(0) in "{[":
@@ -63,7 +68,8 @@ def test_the_snapshot_has_exactly_the_documented_fields(user_factory):
             depth -= 1
         elif depth == 1:  # the snapshot's own keys, not those of nested objects
             documented.add(token.group(1))
-    game = services.create_computer_game(identity=Identity(user_factory(), None), game="reversi", level="easy",
-                                         side=0)
+    game = services.create_computer_game(
+        identity=Identity(user_factory(), None), game="reversi", level="easy", side=0
+    )
     snapshot = events.snapshot(Game.objects.get(pk=game.pk))
     assert set(snapshot) == set(protocol.Snapshot.__annotations__) == documented

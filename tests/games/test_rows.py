@@ -14,7 +14,10 @@ pytestmark = pytest.mark.django_db
 
 
 def live_game(user_factory, game: str = "ataxx") -> tuple[Game, Identity, Identity]:
-    black, white = Identity(user=user_factory("ann"), guest=None), Identity(user=user_factory("ben"), guest=None)
+    black, white = (
+        Identity(user=user_factory("ann"), guest=None),
+        Identity(user=user_factory("ben"), guest=None),
+    )
     created = services.create_human_game(identity=black, game=game, kind=Game.Kind.INVITE_LINK, side=0)
     services.join_game(game_id=created.pk, identity=white, token=created.invite_token)
     return Game.objects.get(pk=created.pk), black, white

@@ -30,8 +30,9 @@ def bob(user_factory):
 
 
 def live_game(alice, bob, *, game="reversi", minutes=5) -> Game:
-    created = services.create_human_game(identity=me(alice), game=game, kind=Game.Kind.INVITE_LINK, side=0,
-                                         minutes=minutes)
+    created = services.create_human_game(
+        identity=me(alice), game=game, kind=Game.Kind.INVITE_LINK, side=0, minutes=minutes
+    )
     return services.join_game(game_id=created.pk, identity=me(bob), token=created.invite_token)
 
 
@@ -45,7 +46,9 @@ def test_an_invite_link_game_starts_when_the_friend_joins(alice, bob):
 
 def test_a_guest_can_join_by_invite_link(alice, guest_factory):
     guest, _ = guest_factory("Guest 4821")
-    created = services.create_human_game(identity=me(alice), game="reversi", kind=Game.Kind.INVITE_LINK, side=0)
+    created = services.create_human_game(
+        identity=me(alice), game="reversi", kind=Game.Kind.INVITE_LINK, side=0
+    )
     joined = services.join_game(game_id=created.pk, identity=guest, token=created.invite_token)
     assert joined.side_name(1) == "Guest 4821" and joined.side_of(guest) == 1
 
@@ -62,7 +65,9 @@ def test_a_player_who_blocked_you_cannot_be_invited(alice, bob):
 
     block(by=bob, user=alice)
     with pytest.raises(services.GameError) as refused:
-        services.create_human_game(identity=me(alice), game="reversi", kind=Game.Kind.DIRECT, invited_user=bob)
+        services.create_human_game(
+            identity=me(alice), game="reversi", kind=Game.Kind.DIRECT, invited_user=bob
+        )
     assert refused.value.code == "invitation_refused"
     assert not Game.objects.exists()
 
@@ -78,14 +83,18 @@ def test_a_blocked_player_cannot_take_your_open_challenge(alice, bob):
 
 
 def test_only_the_invited_player_can_accept_a_direct_invitation(alice, bob, user_factory):
-    invite = services.create_human_game(identity=me(alice), game="reversi", kind=Game.Kind.DIRECT, invited_user=bob)
+    invite = services.create_human_game(
+        identity=me(alice), game="reversi", kind=Game.Kind.DIRECT, invited_user=bob
+    )
     with pytest.raises(services.GameError):
         services.join_game(game_id=invite.pk, identity=me(user_factory("carol")))
     assert services.join_game(game_id=invite.pk, identity=me(bob)).status == Game.Status.ACTIVE
 
 
 def test_a_declined_invitation_is_over(alice, bob):
-    invite = services.create_human_game(identity=me(alice), game="reversi", kind=Game.Kind.DIRECT, invited_user=bob)
+    invite = services.create_human_game(
+        identity=me(alice), game="reversi", kind=Game.Kind.DIRECT, invited_user=bob
+    )
     declined = services.decline_invitation(game_id=invite.pk, identity=me(bob))
     assert declined.status == Game.Status.ABORTED and declined.end_reason == "declined"
 
@@ -223,7 +232,9 @@ def test_the_computer_takes_no_draw_offers(alice):
     assert refused.value.code == "no_draws"
 
 
-def test_an_accepted_draw_is_announced_to_ratings_after_commit(alice, bob, django_capture_on_commit_callbacks):
+def test_an_accepted_draw_is_announced_to_ratings_after_commit(
+    alice, bob, django_capture_on_commit_callbacks
+):
     from games.signals import game_finished
 
     seen = []
@@ -251,8 +262,9 @@ def test_a_guest_who_registers_keeps_their_games(guest_factory, user_factory):
 
 def test_a_guest_who_logs_in_through_the_site_keeps_their_games(client, user_factory):
     client.get("/")
-    client.post("/play/new/", {"game": "reversi", "opponent": "computer", "level": "easy", "minutes": 0,
-                               "side": "0"})
+    client.post(
+        "/play/new/", {"game": "reversi", "opponent": "computer", "level": "easy", "minutes": 0, "side": "0"}
+    )
     game = Game.objects.get()
     assert game.guest0_key
     user_factory("newcomer", password="secret-pass")
@@ -277,7 +289,9 @@ def test_a_finished_game_can_be_downloaded_as_a_record_and_replayed(alice, bob, 
 
 
 def test_an_invite_link_game_cannot_be_joined_by_guessing_its_number(alice, bob, client):
-    created = services.create_human_game(identity=me(alice), game="reversi", kind=Game.Kind.INVITE_LINK, side=0)
+    created = services.create_human_game(
+        identity=me(alice), game="reversi", kind=Game.Kind.INVITE_LINK, side=0
+    )
     with pytest.raises(services.GameError) as refused:
         services.join_game(game_id=created.pk, identity=me(bob))
     assert refused.value.code == "not_invited"
@@ -370,3 +384,50 @@ def test_a_move_keeps_the_flag_time_of_the_next_mover(alice, bob):
     services.resign(game_id=game.pk, identity=me(bob))
     game.refresh_from_db()
     assert game.flag_at is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_new_game_against_the_computer_resigns_the_running_game_after_two_plies(alice):
+    old = services.create_computer_game(identity=me(alice), game="reversi", level="easy", side=0, minutes=5)
+    services.play_move(game_id=old.pk, identity=me(alice), token="d3", ply=0)  # the computer replies (eager)
+    assert Game.objects.get(pk=old.pk).ply == 2
+    new = services.rematch_computer(game_id=old.pk, identity=me(alice))
+    old.refresh_from_db()
+    assert (old.status, old.end_reason, old.winner) == (Game.Status.FINISHED, "resign", 1)
+    assert new.status == Game.Status.ACTIVE and new.user1 == alice and new.time_control == 300
+
+
+def test_new_game_against_the_computer_aborts_a_game_barely_begun(alice):
+    old = services.create_computer_game(identity=me(alice), game="ataxx", level="easy", side=0, minutes=0)
+    services.rematch_computer(game_id=old.pk, identity=me(alice))
+    old.refresh_from_db()
+    assert (old.status, old.end_reason, old.winner) == (Game.Status.ABORTED, "aborted", None)
+
+
+def test_new_game_after_a_finished_game_leaves_its_result_alone(alice):
+    old = services.create_computer_game(identity=me(alice), game="ataxx", level="easy", side=0, minutes=0)
+    services.resign(game_id=old.pk, identity=me(alice))
+    services.rematch_computer(game_id=old.pk, identity=me(alice))
+    old.refresh_from_db()
+    assert (old.status, old.end_reason) == (Game.Status.FINISHED, "resign")
+
+
+def test_an_untimed_computer_game_can_be_abandoned_with_no_result(alice):
+    game = services.create_computer_game(identity=me(alice), game="reversi", level="easy", side=1, minutes=0)
+    services.abandon_computer_game(game_id=game.pk, identity=me(alice))
+    game.refresh_from_db()
+    assert (game.status, game.end_reason, game.winner) == (Game.Status.ABORTED, "abandoned", None)
+
+
+def test_only_untimed_computer_games_can_be_abandoned(alice, bob, user_factory):
+    timed = services.create_computer_game(identity=me(alice), game="reversi", level="easy", side=0, minutes=5)
+    human = live_game(alice, bob)
+    for game in (timed, human):
+        with pytest.raises(services.GameError) as refused:
+            services.abandon_computer_game(game_id=game.pk, identity=me(alice))
+        assert refused.value.code == "no_abandon"
+        assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
+    untimed = services.create_computer_game(identity=me(alice), game="ataxx", level="easy", side=0, minutes=0)
+    with pytest.raises(services.GameError) as refused:
+        services.abandon_computer_game(game_id=untimed.pk, identity=me(user_factory("carol")))
+    assert refused.value.code == "spectator"

@@ -48,7 +48,9 @@ def test_expected_scores_of_both_players_add_up_to_one():
     ],
 )
 def test_rating_change_matches_worked_examples(rating, opponent, score, k, change):
-    assert rating_change(rating=rating, opponent=opponent, score=score, k=k) == pytest.approx(change, abs=0.005)
+    assert rating_change(rating=rating, opponent=opponent, score=score, k=k) == pytest.approx(
+        change, abs=0.005
+    )
 
 
 def test_wikipedia_five_game_example_ends_at_1601():
@@ -74,7 +76,8 @@ def test_k_follows_fides_schedule(games_played, rating, peak, k):
 
 
 @pytest.mark.parametrize(
-    ("value", "shown_value"), [(1520.0, 1520), (1520.4999, 1520), (1520.5, 1521), (1479.5, 1480), (1479.49, 1479)]
+    ("value", "shown_value"),
+    [(1520.0, 1520), (1520.4999, 1520), (1520.5, 1521), (1479.5, 1480), (1479.49, 1479)],
 )
 def test_ratings_are_shown_rounded_half_up(value, shown_value):
     assert shown(value) == shown_value

@@ -27,7 +27,9 @@ def test_ranking_places_share_ties_and_skip_after_them(player):
     # 1500.4 and 1499.6 are both shown as 1500, so they share dan's place.
     assert rows == [("ann", 1), ("ben", 2), ("cat", 2), ("dan", 4), ("eve", 4), ("fay", 4), ("gus", 7)]
     assert {name: place_of(u, "reversi") for name, u in users.items()} == dict(rows)
-    assert places_for((u.pk, "reversi") for u in users.values()) == {(users[n].pk, "reversi"): p for n, p in rows}
+    assert places_for((u.pk, "reversi") for u in users.values()) == {
+        (users[n].pk, "reversi"): p for n, p in rows
+    }
 
 
 def test_players_without_a_rated_game_are_not_ranked(player):
@@ -79,7 +81,9 @@ def test_profile_block_shows_rating_place_and_a_chart(alice, bob, finished_game)
     assert reversi.chart_first == 1500 and len(reversi.chart_points.split()) == 4
     assert blocks["ataxx"].rating is None and blocks["ataxx"].chart_points == ""
 
-    html = Template('{% include "ratings/_profile_ratings.html" with player=p %}').render(Context({"p": alice}))
+    html = Template('{% include "ratings/_profile_ratings.html" with player=p %}').render(
+        Context({"p": alice})
+    )
     assert "<polyline" in html
     assert f"Rating {round(reversi.rating.value)}" in html
     assert "Place 1" in html
@@ -91,3 +95,40 @@ def test_sparkline_puts_higher_ratings_higher_up():
     points = [tuple(map(float, p.split(","))) for p in line.split()]
     assert [x for x, _ in points] == [0.0, 50.0, 100.0]
     assert points[1][1] < points[0][1] < points[2][1]  # SVG y grows downwards
+
+
+def test_points_count_wins_over_people_only(alice, bob, carol, finished_game):
+    """Seed 004: a point per win over a person; none for draws, wins over the computer or over guests."""
+    from games.models import Game
+    from ratings.selectors import points_by_game
+
+    finished_game(alice, bob, winner=0)
+    finished_game(bob, alice, winner=1)  # alice wins as the second player
+    finished_game(alice, bob, winner=None)  # a draw
+    finished_game(alice, None, winner=0, kind=Game.Kind.COMPUTER, ai1="hard")
+    finished_game(alice, None, winner=0, kind=Game.Kind.INVITE_LINK, guest1_key="g", guest1_name="Guest 1234")
+    finished_game(alice, bob, winner=0, status=Game.Status.ABORTED)
+    finished_game(alice, bob, winner=0, game="ataxx")
+    finished_game(carol, alice, winner=0)
+    for user in (alice, bob, carol):
+        _rate(user, 1500)
+
+    assert points_by_game(alice) == {"reversi": 2, "ataxx": 1}
+    assert points_by_game(bob) == {}
+    rows = {r.user.username: r.points for r in ranking("reversi")}
+    assert rows == {"alice": 2, "bob": 0, "carol": 1}
+    blocks = {b.slug: b.points for b in profile_ratings(alice)}
+    assert blocks["reversi"] == 2 and blocks["ataxx"] == 1
+
+
+def test_the_ranking_sorts_by_points_or_by_rating(alice, bob, carol, finished_game):
+    _rate(alice, 1600)
+    _rate(bob, 1550)
+    _rate(carol, 1500)
+    finished_game(carol, bob, winner=0)
+    finished_game(carol, alice, winner=0)
+    finished_game(bob, alice, winner=0)
+    by_rating = [(r.user.username, r.place, r.points) for r in ranking("reversi")]
+    by_points = [(r.user.username, r.place, r.points) for r in ranking("reversi", order="points")]
+    assert by_rating == [("alice", 1, 0), ("bob", 2, 1), ("carol", 3, 2)]
+    assert by_points == [("carol", 1, 2), ("bob", 2, 1), ("alice", 3, 0)]

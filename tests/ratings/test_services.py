@@ -44,7 +44,10 @@ def test_side_one_winning_is_applied_to_the_right_players(alice, bob, finished_g
 
 
 def _untouched(*users) -> bool:
-    return not Rating.objects.filter(user__in=users, rated_games__gt=0).exists() and not RatingChange.objects.exists()
+    return (
+        not Rating.objects.filter(user__in=users, rated_games__gt=0).exists()
+        and not RatingChange.objects.exists()
+    )
 
 
 def test_a_draw_leaves_ratings_untouched(alice, bob, finished_game):
@@ -64,7 +67,9 @@ def test_a_game_against_the_computer_leaves_ratings_untouched(alice, finished_ga
 
 
 def test_a_game_with_a_guest_leaves_ratings_untouched(alice, finished_game):
-    game = finished_game(alice, None, guest1_key="guest-key", guest1_name="Guest 4821", kind=Game.Kind.INVITE_LINK)
+    game = finished_game(
+        alice, None, guest1_key="guest-key", guest1_name="Guest 4821", kind=Game.Kind.INVITE_LINK
+    )
     assert apply_ratings_for_game(game_id=game.pk) == "unrated"
     game.refresh_from_db()
     assert (game.rated, game.unrated_reason) == (False, "guest")
@@ -168,7 +173,9 @@ def test_only_three_decisive_games_between_the_same_players_count_within_24_hour
     alice, bob, finished_game, rating_of
 ):
     start = timezone.now() - timedelta(hours=30)
-    games = [finished_game(alice, bob, winner=i % 2, finished_at=start + timedelta(hours=i)) for i in range(5)]
+    games = [
+        finished_game(alice, bob, winner=i % 2, finished_at=start + timedelta(hours=i)) for i in range(5)
+    ]
     for game in games:
         apply_ratings_for_game(game_id=game.pk)
     for game in games:

@@ -83,7 +83,11 @@ def test_two_workers_applying_the_same_game_at_once_apply_it_once(alice, bob, fi
 @pytest.mark.django_db(transaction=True)
 def test_two_games_sharing_players_applied_at_once_both_count(alice, bob, carol, finished_game):
     """Locks are taken in user-id order, so crossing games do not deadlock and no update is lost."""
-    games = [finished_game(alice, bob, winner=0), finished_game(bob, alice, winner=0), finished_game(carol, alice, winner=1)]
+    games = [
+        finished_game(alice, bob, winner=0),
+        finished_game(bob, alice, winner=0),
+        finished_game(carol, alice, winner=1),
+    ]
     barrier = threading.Barrier(len(games))
     errors = []
 

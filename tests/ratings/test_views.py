@@ -66,7 +66,10 @@ def test_tied_players_share_a_place_on_the_page(player):
         Rating.objects.create(user=player(name), game="ataxx", value=value, rated_games=1, wins=1)
     response = Client().get("/rankings/ataxx/")
     assert [(r.user.username, r.place) for r in response.context["page"]] == [
-        ("ann", 1), ("ben", 2), ("cat", 2), ("dan", 4)
+        ("ann", 1),
+        ("ben", 2),
+        ("cat", 2),
+        ("dan", 4),
     ]
     assert response.content.decode().count('data-place="2"') == 2
 
@@ -78,7 +81,9 @@ def test_rankings_are_paginated_with_places_counted_over_the_whole_list():
         [Rating(user=u, game="reversi", value=2000 - i, rated_games=1, wins=1) for i, u in enumerate(users)]
     )
     page2 = Client().get("/rankings/reversi/?page=2")
-    assert [(r.user.username, r.place) for r in page2.context["page"]] == [(f"u{i:03}", i + 1) for i in range(50, 55)]
+    assert [(r.user.username, r.place) for r in page2.context["page"]] == [
+        (f"u{i:03}", i + 1) for i in range(50, 55)
+    ]
 
 
 def test_an_unknown_game_has_no_ranking():
@@ -102,8 +107,13 @@ def test_the_same_game_is_yellow_for_the_winner_and_red_for_the_loser(alice, bob
     assert (rows_of(win)[game.pk].css_class, rows_of(win)[game.pk].result_label) == ("result-win", "Win")
     assert (rows_of(loss)[game.pk].css_class, rows_of(loss)[game.pk].result_label) == ("result-loss", "Loss")
     win_html, loss_html = win.content.decode(), loss.content.decode()
-    assert 'class="history-row result-win"' in win_html and '<span class="result-badge">Win</span>' in win_html
-    assert 'class="history-row result-loss"' in loss_html and '<span class="result-badge">Loss</span>' in loss_html
+    assert (
+        'class="history-row result-win"' in win_html and '<span class="result-badge">Win</span>' in win_html
+    )
+    assert (
+        'class="history-row result-loss"' in loss_html
+        and '<span class="result-badge">Loss</span>' in loss_html
+    )
     assert "+20" in win_html and "\u221220" in loss_html
 
 

@@ -27,4 +27,6 @@ class Command(BaseCommand):
         )
         for level in dict.fromkeys((level_a, level_b)):
             average, worst = result.timing(level)
-            self.stdout.write(f"  {level}: {average * 1000:.0f} ms per move on average, {worst * 1000:.0f} ms at most")
+            self.stdout.write(
+                f"  {level}: {average * 1000:.0f} ms per move on average, {worst * 1000:.0f} ms at most"
+            )

@@ -29,5 +29,7 @@ class Command(BaseCommand):
         started = time.perf_counter()
         count = perft(engine, state, depth)
         seconds = time.perf_counter() - started
-        self.stdout.write(f"{slug} depth {depth}: {seconds:.3f} s, {count / seconds if seconds else 0:,.0f} nodes/s")
+        self.stdout.write(
+            f"{slug} depth {depth}: {seconds:.3f} s, {count / seconds if seconds else 0:,.0f} nodes/s"
+        )
         self.stdout.write(str(count))

@@ -111,9 +111,13 @@ export class GridBoard {
     this.svg.addEventListener("focus", () => this.options.onHover?.(this.cursorToken()));
     this.svg.addEventListener("blur", () => this.options.onHover?.(null));
     this.svg.addEventListener("keydown", (event) => this.onKey(event));
+    // The cursor is the keyboard's: a click hides it (Chromium keeps :focus-visible on
+    // an element focused by the keyboard even after later clicks), a key shows it again.
+    this.svg.addEventListener("pointerdown", () => this.svg.classList.add("pointer-used"));
   }
 
   onKey(event) {
+    this.svg.classList.remove("pointer-used");
     const steps = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
     if (steps[event.key]) {
       const [dr, dc] = steps[event.key];

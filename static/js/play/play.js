@@ -4,7 +4,7 @@
 import { GameClient } from "./client.js";
 import { loadRenderer, readJson } from "./renderers.js";
 import { formatClock, playerName, resultText, turnText } from "./text.js";
-import { format, gettext } from "../i18n.js";
+import { format, gettext, ngettext } from "../i18n.js";
 
 const root = document.querySelector("[data-play]");
 const $ = (selector) => root.querySelector(selector);
@@ -17,6 +17,9 @@ const options = {
 };
 let you = initial.you;
 let online = [true, true];
+// Whether each player has been online since this page opened: the first time the
+// opponent's socket opens (they just joined) is not "back".
+const seen = [false, false];
 let leaving = false; // set after "exit": the page goes home once the game has ended
 let clockBase = { snapshot: initial, receivedAt: performance.now() };
 
@@ -66,6 +69,7 @@ function onSnapshot(snapshot, info) {
   const previous = info.previous;
   you = info.you;
   online = info.online;
+  online.forEach((on, side) => { if (on) seen[side] = true; });
   clockBase = { snapshot, receivedAt: performance.now() };
   draw(snapshot);
   announce(snapshot, previous, info.event);
@@ -130,7 +134,17 @@ function onError(message) {
 function onPresence(message, now) {
   online = now;
   drawPlayers(client.game);
-  const name = playerName(client.game, message.side);
+  const snapshot = client.game;
+  const name = playerName(snapshot, message.side);
+  if (message.online && !seen[message.side]) {
+    seen[message.side] = true;
+    // The opponent just joined (their page opened after the "start" event): keep
+    // telling the player the game started and whose move it is.
+    if (snapshot.status === "active" && snapshot.ply === 0) {
+      say(`${gettext("The game has started.")} ${turnText(snapshot, you)}`);
+    }
+    return;
+  }
   say(message.online
     ? format(gettext("%(name)s is back."), { name })
     : format(gettext("%(name)s disconnected."), { name }));
@@ -194,6 +208,16 @@ function drawActions(snapshot) {
     new_game: player && !human,
   };
   for (const button of $$("[data-action]")) button.hidden = !show[button.dataset.action];
+  // After a declined offer a player waits some plies before offering again: say how many.
+  const wait = player && snapshot.draw_wait ? snapshot.draw_wait[you] : 0;
+  const offerButton = $('[data-action="offer_draw"]');
+  offerButton.disabled = wait > 0;
+  const waitNote = $("#draw-wait");
+  waitNote.hidden = !(show.offer_draw && wait > 0);
+  waitNote.textContent = wait > 0
+    ? format(ngettext("Your draw offer was declined: you can offer again after %(count)s more move.",
+      "Your draw offer was declined: you can offer again after %(count)s more moves.", wait), { count: wait })
+    : "";
   $("#draw-pending").hidden = !(active && offer !== null && offer === you);
   $("#invite").hidden = snapshot.status !== "waiting";
   $("#after-game").hidden = active || snapshot.status === "waiting";
@@ -245,7 +269,7 @@ function bindActions() {
     button.addEventListener("click", () => {
       const action = button.dataset.action;
       const dialog = document.getElementById(`confirm-${action}`);
-      if (dialog) return dialog.showModal();
+      if (dialog && needsConfirmation(action, client.game)) return dialog.showModal();
       client.command(action);
     });
   }
@@ -267,6 +291,17 @@ function bindActions() {
   $("#sound-toggle").addEventListener("change", (event) => {
     options.sound = event.target.checked;
   });
+}
+
+// "New game" only asks while this game still runs: it will be resigned (a loss),
+// or aborted before both sides have moved; the dialog says which.
+function needsConfirmation(action, snapshot) {
+  if (action !== "new_game") return true;
+  if (snapshot.status !== "active") return false;
+  const resigns = snapshot.ply >= 2;
+  document.getElementById("confirm-new_game-resign").hidden = !resigns;
+  document.getElementById("confirm-new_game-abort").hidden = resigns;
+  return true;
 }
 
 async function copyInvite() {

@@ -1,6 +1,8 @@
 // Quantum Tic-Tac-Toe: squares 1-9 in reading order. A normal move is two
 // clicks (two squares, sent as "a-b" with a < b); a pending collapse is settled
-// with one of two buttons shown only to the player who must choose.
+// by tapping one of the two squares, or with one of two buttons shown below the
+// board (never over it) only to the player who must choose. A thin line links
+// the two halves of every spooky pair.
 
 import { CELL, GridBoard, clearLayer, drawMark, svgEl } from "./board.js";
 import { format, gettext } from "../i18n.js";
@@ -38,7 +40,8 @@ export function createRenderer(host, ctx) {
   choiceBox.setAttribute("role", "group");
   choiceBox.setAttribute("aria-label", gettext("Choose where the mark settles"));
   choiceBox.hidden = true;
-  host.appendChild(choiceBox);
+  // Below the board, not over it: the buttons must never hide the squares they choose between.
+  host.insertAdjacentElement("afterend", choiceBox);
 
   function legal() {
     return new Set(view ? view.position.legal_moves : []);
@@ -85,6 +88,7 @@ export function createRenderer(host, ctx) {
     const lastSquares = squaresOf(snapshot.last_move);
     clearLayer(board.layers.marks);
     clearLayer(board.layers.pieces);
+    const slots = new Map(); // "square:move" -> where that spooky mark is drawn
     for (const info of position.cells) {
       const token = String(info.square);
       const cell = board.cell(token);
@@ -95,14 +99,16 @@ export function createRenderer(host, ctx) {
       if (pairable.has(info.square) && view.showHints) classes.push("pair-ok");
       if (lastSquares.has(info.square)) classes.push("last");
       svgEl("rect", { class: classes.join(" "), x: cell.x + 1, y: cell.y + 1, width: CELL - 2, height: CELL - 2, rx: 2 }, board.layers.marks);
-      drawSquare(cell, info);
+      drawSquare(cell, info, slots);
       board.setLabel(token, cellLabel(info, choices.has(info.square), pairable.has(info.square)));
     }
+    const cycleMarks = new Set(pending ? pending.marks : []);
+    for (const [move, a, b] of position.links || []) drawLink(move, slots.get(`${a}:${move}`), slots.get(`${b}:${move}`), cycleMarks.has(move));
     for (const line of position.lines || []) drawLine(line);
     drawChoices(pending, moves);
   }
 
-  function drawSquare(cell, info) {
+  function drawSquare(cell, info, slots) {
     if (info.classical) {
       drawMark(board.layers.pieces, info.classical.side, cell.cx, cell.cy - 2, CELL * 0.3).classList.add("classical");
       svgEl("text", { class: "move-no", x: cell.cx + CELL * 0.36, y: cell.cy + CELL * 0.42, "text-anchor": "end" }, board.layers.pieces)
@@ -111,11 +117,29 @@ export function createRenderer(host, ctx) {
     }
     info.spooky.forEach((mark, k) => {
       const [x, y] = slot(cell, k);
+      slots.set(`${info.square}:${mark.move}`, [x, y]);
       const text = svgEl("text", { class: `spooky mark-${LETTER[mark.side]}`, x, y, "text-anchor": "middle", "data-move": mark.move }, board.layers.pieces);
       text.textContent = LETTER[mark.side];
       const sub = svgEl("tspan", { class: "sub", dy: 2.5 }, text);
       sub.textContent = String(mark.move);
     });
+  }
+
+  // The link of one spooky pair, from mark to mark, under the marks (the rules
+  // page: "the lines show the links"); the links of a pending cycle stand out.
+  function drawLink(move, from, to, inCycle) {
+    if (!from || !to) return;
+    const side = move % 2 === 1 ? 0 : 1;
+    const [x1, y1, x2, y2] = [from[0], from[1] - 2.5, to[0], to[1] - 2.5];
+    // A gentle bow, X's links one way and O's the other, so two links between
+    // the same squares stay apart.
+    const length = Math.hypot(x2 - x1, y2 - y1) || 1;
+    const bow = (side === 0 ? 1 : -1) * (4 + (Math.floor((move - 1) / 2) % 3) * 2);
+    const [mx, my] = [(x1 + x2) / 2 - ((y2 - y1) / length) * bow, (y1 + y2) / 2 + ((x2 - x1) / length) * bow];
+    svgEl("path", {
+      class: `spooky-link side-${side}${inCycle ? " in-cycle" : ""}`,
+      d: `M${x1} ${y1}Q${mx} ${my} ${x2} ${y2}`, "data-move": move,
+    }, board.layers.marks);
   }
 
   function drawLine(line) {
@@ -129,6 +153,11 @@ export function createRenderer(host, ctx) {
     const mine = pending && view.canMove && pending.choices.every((s) => moves.has(`@${s}`));
     choiceBox.hidden = !mine;
     if (!mine) return;
+    const help = document.createElement("p");
+    help.className = "choice-help";
+    help.textContent = format(gettext("Tap square %(a)s or %(b)s to settle move %(move)s there, or choose here:"),
+      { a: pending.choices[0], b: pending.choices[1], move: pending.move });
+    choiceBox.appendChild(help);
     for (const square of pending.choices) {
       const button = document.createElement("button");
       button.type = "button";

@@ -4,6 +4,7 @@
 import { loadRenderer, readJson } from "./renderers.js";
 import { playerName, resultText } from "./text.js";
 import { format, gettext } from "../i18n.js";
+import { setupAnalysis } from "./analysis.js";
 
 const root = document.querySelector("[data-replay]");
 const replay = readJson("replay-data");
@@ -14,6 +15,7 @@ const renderer = renderers.createRenderer(root.querySelector("#board"), {
   lines: readJson("four-tac-toe-lines", []),
 });
 let ply = replay.moves.length;
+const onShow = []; // the analysis graph follows the ply shown
 
 function snapshotAt(n) {
   return {
@@ -53,6 +55,23 @@ function show(n) {
   root.querySelector("[data-step='next']").disabled = ply === replay.moves.length;
   root.querySelector("[data-step='last']").disabled = ply === replay.moves.length;
   window.__replay = { ply, snapshot };
+  const from = root.querySelector("#play-from");
+  if (from) {
+    // "Play from here" starts from the position shown, as the side to move unless chosen otherwise.
+    from.querySelector("[name=ply]").value = ply;
+    const over = Boolean(snapshot.position.outcome);
+    if (!over) from.querySelector("[name=side]").value = String(snapshot.position.to_move);
+    from.querySelector("button").disabled = over;
+  }
+  const boardLink = root.querySelector("#board-link");
+  if (boardLink && replay.fens) boardLink.href = `${boardLink.dataset.base}?fen=${encodeURIComponent(replay.fens[ply])}`;
+  onShow.forEach((listener) => listener(ply));
+}
+
+// A position that is not in the game (the better move, from the analysis) with its move highlighted.
+function showPosition(position, move) {
+  const snapshot = { ...snapshotAt(ply), last_move: move, position, status: "active" };
+  renderer.render({ snapshot, position, you: null, canMove: false, showHints: false });
 }
 
 function buildMoveList() {
@@ -85,4 +104,5 @@ document.addEventListener("keydown", (event) => {
 });
 
 buildMoveList();
+setupAnalysis({ root, replay, show, showPosition, onShow, names: [playerName(final, 0), playerName(final, 1)] });
 show(ply);

@@ -13,6 +13,9 @@ export function playerName(snapshot, side) {
   if (player.kind === "computer" && LEVELS[player.level]) {
     return format(gettext("Computer (%(level)s)"), { level: LEVELS[player.level] });
   }
+  // Guests are stored as "Guest 4821" (English); show them in the page's language.
+  const guest = player.kind === "guest" && /^Guest (\d{4})$/.exec(player.name);
+  if (guest) return format(gettext("Guest %(number)s"), { number: guest[1] });
   return player.name;
 }
 
@@ -44,6 +47,7 @@ function reasonSentence(snapshot) {
     timeout: gettext("%(loser)s ran out of time."),
     draw_agreed: gettext("The players agreed to a draw."),
     aborted: gettext("The game was called off before it really began."),
+    abandoned: gettext("The game was abandoned."),
     declined: gettext("The invitation was declined."),
     cancelled: gettext("The invitation was withdrawn."),
     expired: gettext("The game expired: nobody played it for too long."),

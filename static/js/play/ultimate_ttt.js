@@ -43,7 +43,8 @@ export function createRenderer(host, ctx) {
 
   function render(view) {
     const { position, snapshot } = view;
-    const open = new Set(position.open_boards);
+    // Only a running game has boards to play in: a finished one highlights none.
+    const open = new Set(snapshot.status === "active" ? position.open_boards : []);
     const legal = new Set(position.legal_moves);
     frames.forEach((frame, b) => {
       const status = position.board_status[b];

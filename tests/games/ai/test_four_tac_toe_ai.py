@@ -74,8 +74,10 @@ def test_the_time_budget_is_honoured(level: str, budget: float) -> None:
     started, cpu = time.perf_counter(), time.thread_time()
     choose_move(ENGINE, state, level, seed=1, time_budget=budget)
     # The search stops on the wall clock; on a busy machine the process may wait
-    # for a core, so the tight bound is on the CPU time actually spent.
-    assert time.thread_time() - cpu < budget + 0.1
+    # for a core, so the tight bound is on the CPU time actually spent. The margin
+    # is one deadline check's worth of work on a loaded machine (0.1 s failed in CI
+    # rehearsal with both cores saturated), far below a search that ignores its budget.
+    assert time.thread_time() - cpu < budget + 0.3
     assert time.perf_counter() - started < budget + 1.0
 
 

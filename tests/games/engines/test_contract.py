@@ -20,7 +20,9 @@ def test_the_engines_import_without_django():
         "import sys, games.engines, games.ai; "
         "print(sorted(m for m in sys.modules if m == 'django' or m.startswith('django.')))"
     )
-    out = subprocess.run([sys.executable, "-c", code], cwd=BASE_DIR, capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=BASE_DIR, capture_output=True, text=True, check=True
+    )
     assert out.stdout.strip() == "[]"
 
 

@@ -148,12 +148,16 @@ PERFT_SUITE = load_perft_suite()
 
 
 # The project's shared test data sits beside the repository (../shared/testdata).
-PUBLISHED_SUITE = Path(__file__).resolve().parents[3].parent / "shared" / "testdata" / "ultimate_ttt_perft.txt"
+PUBLISHED_SUITE = (
+    Path(__file__).resolve().parents[3].parent / "shared" / "testdata" / "ultimate_ttt_perft.txt"
+)
 
 
 def test_the_copied_perft_figures_match_the_published_file() -> None:
     if not PUBLISHED_SUITE.exists():
-        pytest.skip(f"the published suite is not at {PUBLISHED_SUITE} (../shared/testdata beside the repository)")
+        pytest.skip(
+            f"the published suite is not at {PUBLISHED_SUITE} (../shared/testdata beside the repository)"
+        )
     published = {}
     for line in PUBLISHED_SUITE.read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):

@@ -1,0 +1,136 @@
+"""Our computer player against an outside engine that speaks UAI (Ataxx) or UGI (Ultimate TTT).
+
+    .venv/bin/python bench/versus_engine.py ataxx /path/to/engine --movetime-ms 25 [--games 40] [--level hard]
+
+Build the outside engine yourself, outside this repository (nothing here
+fetches or builds one). Each game starts from a random opening of 2-4 plies
+(seeded), played twice with colours swapped. Our side plays ``--level`` at its
+default budget (or ``--budget`` seconds); the engine gets ``go movetime N`` per
+move and is told the position as ``position fen <FEN>`` (our FEN is the same
+notation as the community's for both games). Prints W-D-L from our side and
+our CPU time per move (time.process_time: the machine is shared).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.ai import choose_move, warm_up  # noqa: E402
+from games.engines import ENGINES  # noqa: E402
+
+PROTOCOL = {"ataxx": "uai", "ultimate_ttt": "ugi"}
+
+
+class OutsideEngine:
+    def __init__(self, path: str, protocol: str) -> None:
+        self.proc = subprocess.Popen(
+            [path],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
+        )
+        self.send(protocol)
+        self.wait_for(f"{protocol}ok")
+        self.send("isready")
+        self.wait_for("readyok")
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def wait_for(self, prefix: str) -> str:
+        assert self.proc.stdout is not None
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("the engine stopped")
+            if line.startswith(prefix):
+                return line.strip()
+
+    def best_move(self, fen: str, movetime_ms: int) -> str:
+        self.send(f"position fen {fen}")
+        self.send(f"go movetime {movetime_ms}")
+        return self.wait_for("bestmove").split()[1]
+
+    def close(self) -> None:
+        self.send("quit")
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def normalise(slug: str, move: str, legal: list[str]) -> str:
+    if move in legal:
+        return move
+    lowered = move.lower()
+    for candidate in legal:
+        if candidate.lower() == lowered:
+            return candidate
+    if slug == "ataxx" and move in ("0000", "pass") and legal == ["0000"]:
+        return "0000"
+    raise RuntimeError(f"engine move {move!r} is not legal here: {legal}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("slug", choices=sorted(PROTOCOL))
+    parser.add_argument("engine")
+    parser.add_argument("--movetime-ms", type=int, required=True)
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--level", default="hard")
+    parser.add_argument("--budget", type=float, default=None)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    game = ENGINES[args.slug]
+    warm_up()
+    outside = OutsideEngine(args.engine, PROTOCOL[args.slug])
+    wins = draws = losses = 0
+    cpu, moves = 0.0, 0
+    try:
+        for i in range(args.games):
+            rng = random.Random(args.seed + i // 2)
+            our_side = i % 2
+            state = game.initial()
+            for _ in range(rng.randint(2, 4)):
+                state = game.play(state, rng.choice(game.legal_moves(state)))
+            ply = 0
+            while (outcome := game.outcome(state)) is None:
+                legal = game.legal_moves(state)
+                if game.to_move(state) == our_side:
+                    began = time.process_time()
+                    move = choose_move(game, state, args.level, seed=i * 1000 + ply, time_budget=args.budget)
+                    cpu += time.process_time() - began
+                    moves += 1
+                else:
+                    move = normalise(args.slug, outside.best_move(game.fen(state), args.movetime_ms), legal)
+                state = game.play(state, move)
+                ply += 1
+            if outcome.winner is None:
+                draws += 1
+            elif outcome.winner == our_side:
+                wins += 1
+            else:
+                losses += 1
+            print(f"game {i + 1}: {wins}-{draws}-{losses}", flush=True)
+    finally:
+        outside.close()
+    score = (wins + 0.5 * draws) / max(wins + draws + losses, 1)
+    print(
+        f"{args.slug} {args.level} v {Path(args.engine).name} at {args.movetime_ms} ms: {wins}-{draws}-{losses}"
+        f" ({100 * score:.0f} %), our cpu {1000 * cpu / max(moves, 1):.0f} ms/move"
+    )
+
+
+if __name__ == "__main__":
+    main()

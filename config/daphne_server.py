@@ -1,0 +1,120 @@
+"""daphne that drains on SIGTERM: ``python -m config.daphne_server [daphne options] config.asgi:application``.
+
+Plain daphne stops at once on SIGTERM: its sockets are cut without a close frame
+and whatever request was running is cancelled. This wrapper takes every daphne
+option and, on SIGTERM (or SIGINT):
+
+1. stops listening, so a proxy in front sends new connections to another process;
+2. closes every open websocket with 1012 ("service restart"): the site's clients
+   and ``games.bot.GameBot`` reconnect at once, through the proxy, elsewhere;
+3. lets HTTP requests already running finish, and exits when no connection is
+   left or after ``--drain-seconds`` (default 10, env ``DAPHNE_DRAIN_SECONDS``),
+   whichever comes first; whatever is still open then is cancelled as daphne does.
+
+A second SIGTERM during the drain stops at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import sys
+
+from daphne.cli import CommandLineInterface
+from daphne.server import Server
+
+logger = logging.getLogger("daphne.drain")
+
+CLOSE_SERVICE_RESTART = 1012
+
+
+class DrainingServer(Server):
+    drain_seconds: float = 10.0
+
+    def __init__(self, *args, **kwargs) -> None:
+        # The reactor's own handlers would stop at once; ours are installed on the loop.
+        kwargs["signal_handlers"] = False
+        super().__init__(*args, **kwargs)
+        self.ports: list = []
+        self.draining = False
+
+    def listen_success(self, port) -> None:
+        self.ports.append(port)
+        super().listen_success(port)
+
+    def run(self) -> None:
+        from twisted.internet import reactor
+
+        def install() -> None:
+            loop = reactor._asyncioEventloop
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                loop.add_signal_handler(signum, self.drain)
+
+        reactor.callWhenRunning(install)
+        super().run()
+
+    def drain(self) -> None:
+        from twisted.internet import reactor
+
+        if self.draining:
+            logger.warning("second stop signal: stopping now")
+            self.stop()
+            return
+        self.draining = True
+        for port in self.ports:
+            port.stopListening()
+        sockets = 0
+        for protocol in list(self.connections):
+            if (
+                hasattr(protocol, "sendCloseFrame")
+                and getattr(protocol, "state", None) == protocol.STATE_OPEN
+            ):
+                try:
+                    # Autobahn's sendClose() allows only 1000 and 3000-4999 from
+                    # applications; 1012 is the registered "service restart" code.
+                    protocol.sendCloseFrame(code=CLOSE_SERVICE_RESTART, isReply=False)
+                    sockets += 1
+                except Exception:  # one broken socket must not stop the drain
+                    logger.exception("could not close a websocket")
+        logger.warning(
+            "draining: stopped listening, closed %d websockets (1012); waiting up to %.0f s",
+            sockets,
+            self.drain_seconds,
+        )
+        # Twisted's interfaces declare their methods without ``self`` (zope.interface), which
+        # mypy reads as unbound functions without the mypy-zope plugin: hence the ignores.
+        deadline = reactor.seconds() + self.drain_seconds  # type: ignore[misc]
+
+        def check() -> None:
+            open_connections = [p for p, details in self.connections.items() if "disconnected" not in details]
+            if not open_connections or reactor.seconds() >= deadline:  # type: ignore[misc]
+                if open_connections:
+                    logger.warning(
+                        "drain deadline: %d connections still open, stopping", len(open_connections)
+                    )
+                self.stop()
+            else:
+                reactor.callLater(0.1, check)  # type: ignore[arg-type]
+
+        check()
+
+
+class DrainingCommandLineInterface(CommandLineInterface):
+    server_class = DrainingServer
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    own = argparse.ArgumentParser(add_help=False)
+    own.add_argument("--drain-seconds", type=float, default=float(os.getenv("DAPHNE_DRAIN_SECONDS", "10")))
+    ours, rest = own.parse_known_args(argv)
+    if ours.drain_seconds < 0:
+        raise SystemExit("--drain-seconds must be 0 or more")
+    DrainingServer.drain_seconds = ours.drain_seconds
+    DrainingCommandLineInterface().run(rest)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,347 @@
+"""Compiled (numba) Ultimate Tic-Tac-Toe core: move generation, perft and the UCT search.
+
+The same Monte Carlo tree search as ``games.ai.mcts.search`` with
+``UTTTAdapter`` (the pure-Python fallback and reference): each iteration
+descends by UCB1, tries the untried moves of a node in a shuffled order, one
+per visit, plays the rest of the game at random and backs the reward up; the
+move played is the root child with the most visits. The tree lives in flat
+arrays (children of a node in one block); random numbers come from a
+xorshift generator seeded by the caller's ``random.Random``, so a search that
+stops on its iteration count repeats itself exactly.
+
+A position is ``boards`` (int64[20]: 9-bit X marks of boards 0-8, then O marks
+of boards 0-8, then the side to move and the last cell index, -1 at the
+start) plus ``won`` (int64[3]: boards won by X, won by O, closed).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from games.ai._bits import LOCK, clock
+from games.engines import ultimate_ttt as rules
+
+WIN = np.array(rules.WIN, dtype=np.uint8)
+# For every 9-bit mask: how many cells it has and the k-th of them.
+POP9 = np.array([bin(m).count("1") for m in range(512)], dtype=np.int64)
+NTH9 = np.array(
+    [[c for c in range(9) if m >> c & 1] + [0] * (9 - bin(m).count("1")) for m in range(512)], np.int64
+)
+FULL9 = 511
+SIDE, LAST = 18, 19
+WON_X, WON_O, CLOSED = 0, 1, 2
+RUNNING = -1
+
+
+def state_arrays(state: rules.UltimateTTTState) -> tuple[np.ndarray, np.ndarray]:
+    boards = np.zeros(20, np.int64)
+    for b in range(9):
+        boards[b] = (state.x >> 9 * b) & FULL9
+        boards[9 + b] = (state.o >> 9 * b) & FULL9
+    boards[SIDE] = state.side
+    boards[LAST] = state.last
+    won = np.array([state.won_x, state.won_o, state.closed], np.int64)
+    return boards, won
+
+
+@njit(cache=True)
+def result_code(won: np.ndarray) -> int:
+    """-1 while the game runs, else side 0's reward doubled (2 X wins, 1 draw, 0 O wins)."""
+    if WIN[won[WON_X]]:
+        return 2
+    if WIN[won[WON_O]]:
+        return 0
+    if won[CLOSED] == FULL9:
+        return 1
+    return RUNNING
+
+
+@njit(cache=True)
+def moves(boards: np.ndarray, won: np.ndarray, out: np.ndarray) -> int:
+    """Legal cell indexes (9 * board + cell) into ``out``; how many (0 once the game is over)."""
+    if result_code(won) != RUNNING:
+        return 0
+    open_mask = FULL9 & ~won[CLOSED]
+    last = boards[LAST]
+    if last >= 0 and (open_mask >> (last % 9)) & 1:
+        open_mask = 1 << (last % 9)
+    n = 0
+    for b in range(9):
+        if (open_mask >> b) & 1:
+            free = FULL9 & ~(boards[b] | boards[9 + b])
+            for c in range(9):
+                if (free >> c) & 1:
+                    out[n] = 9 * b + c
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def play(boards: np.ndarray, won: np.ndarray, index: int) -> None:
+    """Mark ``index`` for the side to move, in place (as ``games.engines.ultimate_ttt.play_index``)."""
+    b = index // 9
+    bit = 1 << (index % 9)
+    side = boards[SIDE]
+    mine = boards[9 * side + b] | bit
+    boards[9 * side + b] = mine
+    if WIN[mine]:
+        won[side] |= 1 << b
+        won[CLOSED] |= 1 << b
+    elif (boards[b] | boards[9 + b]) == FULL9:
+        won[CLOSED] |= 1 << b
+    boards[SIDE] = 1 - side
+    boards[LAST] = index
+
+
+@njit("int64(int64[::1], int64[::1], int64, int64[:, ::1])", cache=True)
+def perft(boards, won, depth, scratch):  # type: ignore[no-untyped-def]
+    """Leaves ``depth`` plies on (finished games have no children)."""
+    n = moves(boards, won, scratch[depth])
+    if depth == 1:
+        return n
+    total = 0
+    for i in range(n):
+        child = boards.copy()
+        child_won = won.copy()
+        play(child, child_won, scratch[depth, i])
+        total += perft(child, child_won, depth - 1, scratch)
+    return total
+
+
+@njit(cache=True)
+def _next_random(rng: np.ndarray) -> np.uint64:
+    """xorshift64*: the next 64 random bits (state in ``rng[0]``)."""
+    x: np.uint64 = rng[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[0] = x
+    return x * np.uint64(0x2545F4914F6CDD1D)
+
+
+@njit(cache=True)
+def _below(rng: np.ndarray, n: int) -> int | np.int64:
+    return np.int64((_next_random(rng) >> np.uint64(33)) % np.uint64(n))
+
+
+@njit(cache=True)
+def rollout(boards: np.ndarray, won: np.ndarray, rng: np.ndarray, scratch: np.ndarray) -> int:
+    """Uniformly random moves to the end (in place); side 0's reward doubled."""
+    while True:
+        code = result_code(won)
+        if code != RUNNING:
+            return code
+        closed = won[CLOSED]
+        last = boards[LAST]
+        target = last % 9
+        if last >= 0 and not (closed >> target) & 1:
+            free = FULL9 & ~(boards[target] | boards[9 + target])
+            index = 9 * target + NTH9[free, _below(rng, POP9[free])]
+        else:
+            total = 0
+            for b in range(9):
+                if not (closed >> b) & 1:
+                    total += POP9[FULL9 & ~(boards[b] | boards[9 + b])]
+            k = _below(rng, total)
+            index = -1
+            for b in range(9):
+                if not (closed >> b) & 1:
+                    free = FULL9 & ~(boards[b] | boards[9 + b])
+                    if k < POP9[free]:
+                        index = 9 * b + NTH9[free, k]
+                        break
+                    k -= POP9[free]
+        play(boards, won, index)
+
+
+@njit(cache=True)
+def mcts(  # type: ignore[no-untyped-def]
+    root_boards,
+    root_won,
+    root_moves,
+    iterations,
+    deadline,
+    exploration,
+    rng,
+    first_child,
+    n_children,
+    n_tried,
+    visits,
+    value,
+    move,
+    mover,
+    terminal,
+    root_visits,
+    root_value,
+):
+    """UCT from the root over ``root_moves``; per root move its visits and value. Returns iterations done."""
+    capacity = first_child.shape[0]
+    scratch = np.zeros(81, np.int64)
+    path = np.zeros(100, np.int64)
+    boards = root_boards.copy()
+    won = root_won.copy()
+    # The root: node 0, children 1..n in a shuffled order.
+    n_root = root_moves.shape[0]
+    order = root_moves.copy()
+    for i in range(n_root - 1, 0, -1):
+        j = _below(rng, i + 1)
+        order[i], order[j] = order[j], order[i]
+    root_mover = 1 - root_boards[SIDE]
+    terminal[0] = RUNNING
+    first_child[0] = 1
+    n_children[0] = n_root
+    n_tried[0] = 0
+    visits[0] = 0
+    value[0] = 0.0
+    mover[0] = root_mover
+    for i in range(n_root):
+        node = 1 + i
+        move[node] = order[i]
+        n_children[node] = -1
+        mover[node] = 1 - root_mover
+        visits[node] = 0
+        value[node] = 0.0
+    used = 1 + n_root
+    done = 0
+    while done < iterations:
+        if (done & 63) == 0 and clock() > deadline:
+            break
+        for k in range(20):
+            boards[k] = root_boards[k]
+        for k in range(3):
+            won[k] = root_won[k]
+        node = 0
+        depth = 0
+        path[0] = 0
+        reward = -1
+        while True:
+            if n_children[node] < 0:
+                # First visit of a leaf: list its moves (shuffled) as a block of untried children.
+                code = result_code(won)
+                terminal[node] = code
+                n = 0 if code != RUNNING else moves(boards, won, scratch)
+                if n and used + n <= capacity:
+                    for i in range(n - 1, 0, -1):
+                        j = _below(rng, i + 1)
+                        scratch[i], scratch[j] = scratch[j], scratch[i]
+                    first_child[node] = used
+                    for i in range(n):
+                        child = used + i
+                        move[child] = scratch[i]
+                        n_children[child] = -1
+                        mover[child] = boards[SIDE]
+                        visits[child] = 0
+                        value[child] = 0.0
+                    used += n
+                    n_children[node] = n
+                else:
+                    n_children[node] = 0
+                n_tried[node] = 0
+            if terminal[node] != RUNNING:
+                reward = terminal[node]
+                break
+            if n_children[node] == 0:
+                break  # the tree is full: play on from here
+            if n_tried[node] < n_children[node]:
+                child = first_child[node] + n_tried[node]
+                n_tried[node] += 1
+                play(boards, won, move[child])
+                depth += 1
+                path[depth] = child
+                node = child
+                code = result_code(won)
+                terminal[node] = code
+                if code != RUNNING:
+                    reward = code
+                break
+            log_n = np.log(visits[node])
+            best = first_child[node]
+            best_score = -1.0
+            for child in range(first_child[node], first_child[node] + n_children[node]):
+                score = value[child] / visits[child] + exploration * np.sqrt(log_n / visits[child])
+                if score > best_score:
+                    best = child
+                    best_score = score
+            play(boards, won, move[best])
+            depth += 1
+            path[depth] = best
+            node = best
+        if reward < 0:
+            reward = rollout(boards, won, rng, scratch)
+        half = reward * 0.5
+        for k in range(depth + 1):
+            n = path[k]
+            visits[n] += 1
+            value[n] += half if mover[n] == 0 else 1.0 - half
+        done += 1
+    for i in range(n_root):
+        node = 1 + i
+        for j in range(n_root):
+            if root_moves[j] == move[node]:
+                root_visits[j] = visits[node]
+                root_value[j] = value[node]
+    return done
+
+
+# first child, children, tried, visits, value, move, mover, terminal (``mcts`` takes them in order)
+TreeArrays = tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
+]
+
+
+class Tree:
+    """The flat tree arrays, allocated once per process."""
+
+    capacity = 1 << 21
+    _arrays: TreeArrays | None = None
+
+    @classmethod
+    def arrays(cls) -> TreeArrays:
+        if cls._arrays is None:
+            size = cls.capacity
+            cls._arrays = (
+                np.zeros(size, np.int32),  # first child
+                np.zeros(size, np.int32),  # children
+                np.zeros(size, np.int32),  # tried
+                np.zeros(size, np.int32),  # visits
+                np.zeros(size, np.float64),  # value
+                np.zeros(size, np.int8),  # move
+                np.zeros(size, np.int8),  # mover
+                np.zeros(size, np.int8),  # terminal
+            )
+        return cls._arrays
+
+
+def search(
+    state: rules.UltimateTTTState,
+    root_moves: list[int],
+    seed: int,
+    *,
+    deadline: float,
+    iterations: int | None,
+    exploration: float = 1.0,
+) -> tuple[int, int, dict[int, int]]:
+    """(best move, iterations done, visits per root move)."""
+    boards, won = state_arrays(state)
+    candidates = np.array(root_moves, np.int64)
+    rng = np.array([seed | 1], np.uint64)
+    root_visits = np.zeros(len(root_moves), np.int64)
+    root_value = np.zeros(len(root_moves), np.float64)
+    with LOCK:
+        done = mcts(
+            boards,
+            won,
+            candidates,
+            2**62 if iterations is None else iterations,
+            deadline,
+            exploration,
+            rng,
+            *Tree.arrays(),
+            root_visits,
+            root_value,
+        )
+    if done == 0:
+        return root_moves[0], 0, {}
+    best = max(range(len(root_moves)), key=lambda i: (root_visits[i], root_value[i]))
+    return root_moves[best], int(done), {m: int(v) for m, v in zip(root_moves, root_visits, strict=True)}

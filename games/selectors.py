@@ -1,0 +1,52 @@
+"""Reads of games for pages outside live play (the profile's recent games)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Q
+
+from games.models import Game
+from games.names import GAME_NAMES
+
+RECENT_GAMES = 10
+
+
+@dataclass(frozen=True)
+class RecentGame:
+    game: Game
+    name: str
+    date: datetime
+    result: str  # win / loss / draw, from the profile owner's side
+    opponent_name: str
+    opponent_username: str  # "" unless the opponent is a registered player
+
+    @property
+    def replay_url(self) -> str:
+        return f"/play/{self.game.pk}/replay/"
+
+
+def recent_games(player, *, limit: int = RECENT_GAMES) -> list[RecentGame]:
+    """The player's last finished games, newest first (games called off are left out)."""
+    games = (
+        Game.objects.filter(Q(user0=player) | Q(user1=player), status=Game.Status.FINISHED)
+        .select_related("user0", "user1")
+        .order_by("-finished_at", "-pk")[:limit]
+    )
+    rows = []
+    for game in games:
+        side = 0 if game.user0_id == player.pk else 1
+        opponent = game.user_of(1 - side)
+        result = "draw" if game.winner is None else ("win" if game.winner == side else "loss")
+        rows.append(
+            RecentGame(
+                game=game,
+                name=str(GAME_NAMES.get(game.game, game.game)),
+                date=game.finished_at or game.created_at,
+                result=result,
+                opponent_name=game.side_name(1 - side),
+                opponent_username=opponent.username if opponent is not None else "",
+            )
+        )
+    return rows

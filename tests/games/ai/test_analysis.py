@@ -1,0 +1,195 @@
+"""Post-game analysis maths: the winning-chances scale, the error thresholds and
+the judgement of moves on fixed positions of every game."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.ai import analysis
+from games.ai.analysis import (
+    PositionEval,
+    classify,
+    evaluate,
+    judge_game,
+    judge_move,
+    move_accuracy,
+    summarize,
+)
+from games.engines import get
+
+REVERSI = get("reversi")
+QTTT = get("quantum_ttt")
+
+# White to move; black sits on b1 next to the empty a1 corner, which white takes (flipping b1).
+CORNER_ON_OFFER = "-XOOOOO---XOXO----XXOX----OXOX-----XOO----XXXXXX---X------XXX--- O"
+# FFO endgame position 5: 14 empty squares, black to move; g8 wins by 32 discs.
+FFO_5 = "-OOOOO----OXXO-XXXOXOXX-XXOXOXXOXXOOXOOOXXXXOO-OX-XOOO---XXXXX-- X"
+# Quantum TTT, X to move with two squares left: X has a forced win.
+QTTT_X_WINS = "6..4.51.. 2:8-9,3:3-5 7 -"
+# Quantum TTT, X to move at move 9: a draw with best play (the AI's tests prove it).
+QTTT_DRAW = "61...3.2. 4:3-5,5:3-7,7:4-9,8:5-9 9 -"
+
+
+def test_thresholds_are_lichess_drops_in_winning_chances():
+    assert classify(0.0) is None
+    assert classify(0.099) is None
+    assert classify(0.1) == "inaccuracy"
+    assert classify(0.199) == "inaccuracy"
+    assert classify(0.2) == "mistake"
+    assert classify(0.3) == "blunder"
+    assert classify(2.0) == "blunder"
+
+
+def test_accuracy_is_100_for_no_loss_and_falls_with_the_loss():
+    assert move_accuracy(0.0) == pytest.approx(100.0, abs=0.01)
+    values = [move_accuracy(d) for d in (0.0, 0.1, 0.2, 0.3, 1.0, 2.0)]
+    assert values == sorted(values, reverse=True)
+    assert 0.0 <= values[-1] < 5.0
+    assert move_accuracy(0.1) == pytest.approx(103.1668 * 2.718281828 ** (-0.04354 * 5) - 3.1669, abs=0.01)
+
+
+def test_chances_scale_is_symmetric_and_bounded():
+    assert analysis.chances_from_score(0, 50) == 0
+    assert analysis.chances_from_score(100, 50) == pytest.approx(-analysis.chances_from_score(-100, 50))
+    assert 0.5 < analysis.chances_from_score(100, 50) < 1.0
+
+
+def test_a_drop_counts_for_the_mover_only():
+    before, after = PositionEval(0.2, "a1"), PositionEval(0.6, None)
+    # Side 0 gained: no error. Side 1 lost 0.4 of its chances: a blunder, and the better move shows.
+    assert judge_move(0, 0, "b2", before, after, forced=False).kind is None
+    bad = judge_move(0, 1, "b2", before, after, forced=False)
+    assert bad.kind == "blunder" and bad.drop == pytest.approx(0.4) and bad.best == "a1"
+    # A forced move, or the search's own choice, is never an error.
+    assert judge_move(0, 1, "b2", before, after, forced=True).kind is None
+    assert judge_move(0, 1, "a1", before, after, forced=False).kind is None
+
+
+def test_giving_up_the_corner_in_reversi_is_a_blunder_and_taking_it_is_not():
+    state = REVERSI.from_fen(CORNER_ON_OFFER)
+    before = evaluate(REVERSI, state)
+    assert before.best == "a1"
+    assert before.chances < -0.3  # white (the second player) is clearly better
+    taken = judge_move(0, 1, "a1", before, evaluate(REVERSI, REVERSI.play(state, "a1")), forced=False)
+    assert taken.kind is None
+    missed = judge_move(0, 1, "b2", before, evaluate(REVERSI, REVERSI.play(state, "b2")), forced=False)
+    assert missed.kind == "blunder"
+    assert missed.best == "a1" and missed.line[0] == "a1" and len(missed.line) > 1
+
+
+def test_reversi_endgame_is_exact_perfect_or_losing_discs():
+    state = REVERSI.from_fen(FFO_5)
+    before = evaluate(REVERSI, state)
+    assert before.exact == 32 and before.best == "g8" and before.chances == 1.0
+    perfect = judge_move(0, 0, "g8", before, evaluate(REVERSI, REVERSI.play(state, "g8")), forced=False)
+    assert perfect.exact_loss == 0 and perfect.kind is None
+    # g2 still wins (by 12) but throws 20 discs away: not an error of winning chances.
+    g2 = judge_move(0, 0, "g2", before, evaluate(REVERSI, REVERSI.play(state, "g2")), forced=False)
+    assert g2.exact_loss == 20 and g2.kind is None and g2.best == "g8"
+    # g1 turns the win into a 32-disc loss: a blunder that loses 64 discs.
+    g1 = judge_move(0, 0, "g1", before, evaluate(REVERSI, REVERSI.play(state, "g1")), forced=False)
+    assert g1.exact_loss == 64 and g1.kind == "blunder"
+
+
+def test_the_four_symmetric_reversi_openings_are_not_errors():
+    start = REVERSI.initial()
+    before = evaluate(REVERSI, start)
+    for move in REVERSI.legal_moves(start):
+        assert (
+            judge_move(0, 0, move, before, evaluate(REVERSI, REVERSI.play(start, move)), forced=False).kind
+            is None
+        )
+
+
+def _qttt_value(state, me: int) -> int:
+    """+1 / 0 / -1 for ``me`` with perfect play, by plain minimax to the end."""
+    outcome = QTTT.outcome(state)
+    if outcome is not None:
+        return 0 if outcome.winner is None else (1 if outcome.winner == me else -1)
+    values = [_qttt_value(QTTT.play(state, m), me) for m in QTTT.legal_moves(state)]
+    return max(values) if QTTT.to_move(state) == me else min(values)
+
+
+def test_a_forced_win_in_quantum_ttt_is_plus_one_and_a_proved_draw_is_zero():
+    win = QTTT.from_fen(QTTT_X_WINS)
+    assert _qttt_value(win, 0) == 1
+    result = evaluate(QTTT, win)
+    assert result.chances == 1.0
+    assert _qttt_value(QTTT.play(win, result.best), 0) == 1  # the best move keeps the win
+    draw = QTTT.from_fen(QTTT_DRAW)
+    assert _qttt_value(draw, 0) == 0
+    assert evaluate(QTTT, draw).chances == 0.0
+
+
+def test_ataxx_the_best_move_is_no_error_and_some_other_move_loses_chances():
+    engine = get("ataxx")
+    state = engine.initial()
+    for move in ("a7a5", "g7f5"):
+        state = engine.play(state, move)
+    before = evaluate(engine, state)
+    judged = [
+        judge_move(2, engine.to_move(state), m, before, evaluate(engine, engine.play(state, m)), forced=False)
+        for m in engine.legal_moves(state)
+    ]
+    best = next(j for j in judged if j.move == before.best)
+    assert best.kind is None
+    assert max(j.drop for j in judged) > best.drop
+
+
+def test_ultimate_ttt_sees_a_win_on_the_spot():
+    engine = get("ultimate_ttt")
+    rng = random.Random(3)
+    while True:  # random games until a position offers a move that wins the game at once
+        state = engine.initial()
+        while engine.outcome(state) is None:
+            me = engine.to_move(state)
+            winning = [
+                m
+                for m in engine.legal_moves(state)
+                if (done := engine.outcome(engine.play(state, m))) is not None and done.winner == me
+            ]
+            if winning:
+                result = evaluate(engine, state)
+                assert result.best in winning
+                assert result.chances == (1.0 if me == 0 else -1.0)
+                return
+            state = engine.play(state, rng.choice(engine.legal_moves(state)))
+
+
+@pytest.mark.parametrize("slug", ["ultimate_ttt", "four_tac_toe"])
+def test_monte_carlo_analysis_is_reproducible(slug):
+    engine = get(slug)
+    state = engine.initial()
+    for move in engine.legal_moves(state)[:1]:
+        state = engine.play(state, move)
+    assert evaluate(engine, state) == evaluate(engine, state)
+
+
+def test_judge_game_counts_each_players_errors_and_accuracy():
+    engine = REVERSI
+    moves = ["f5", "d6", "c3"]
+    evals = [
+        PositionEval(0.0, "f5"),
+        PositionEval(0.0, "c5"),
+        PositionEval(0.5, "e6"),
+        PositionEval(0.4, "c4"),
+    ]
+    judged = judge_game(engine, moves, evals)
+    assert [j.kind for j in judged] == [None, "blunder", "inaccuracy"]
+    first, second = summarize(judged)
+    assert second.counts == {"inaccuracy": 0, "mistake": 0, "blunder": 1}
+    assert first.counts == {"inaccuracy": 1, "mistake": 0, "blunder": 0}
+    assert first.accuracy == pytest.approx((100 + move_accuracy(0.1)) / 2, abs=0.1)
+    assert second.accuracy < 50
+    with pytest.raises(ValueError, match="one more than the moves"):
+        judge_game(engine, moves, evals[:-1])
+
+
+def test_a_finished_game_has_its_result_as_the_evaluation():
+    state = REVERSI.initial()
+    for move in ["d3", "c3", "b3", "d2", "e1", "d6", "d7", "e3", "f4"]:  # black wipes white out
+        state = REVERSI.play(state, move)
+    final = evaluate(REVERSI, state)
+    assert final.chances == 1.0 and final.best is None and final.exact == 64
