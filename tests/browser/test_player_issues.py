@@ -318,6 +318,8 @@ def test_a_finished_ultimate_board_highlights_nothing_and_a_click_hides_the_keyb
     expect(cursor).to_be_visible()  # the keyboard's cursor
     page.click('[data-cell="e5"]')
     expect(cursor).to_be_hidden()  # ...is not the mouse's
+    # The computer's reply, however long a loaded machine makes it take.
+    page.wait_for_function("() => window.__game.snapshot.ply >= 2", timeout=30_000)
     state = wait_my_turn_or_over(page)
     assert page.locator(".small-board.open").count() >= 1
     page.click('[data-action="resign"]')
