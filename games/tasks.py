@@ -15,7 +15,7 @@ from typing import TypedDict
 from celery import shared_task
 from django.db import OperationalError
 
-from games import services
+from games import analysis, services
 from games.models import Game
 
 
@@ -67,21 +67,13 @@ def lapse_draw_offer(game_id: int, offered_at: str) -> None:
     services.lapse_draw_offer(game_id=game_id, offered_at=offered_at)
 
 
-@shared_task(
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    max_retries=5,
-)
+@shared_task(**RELIABLE)
 def analyse_game(analysis_id: int) -> None:
     """Computer analysis of a finished game; resumable (each position is stored as it is done).
 
     Always sent to queue ``analysis`` (``games.analysis.ANALYSIS_QUEUE``), never in
     front of live games' tasks.
     """
-    from games import analysis
-
     try:
         analysis.run_analysis(analysis_id)
     except OperationalError:
@@ -91,15 +83,7 @@ def analyse_game(analysis_id: int) -> None:
         raise
 
 
-@shared_task(
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    max_retries=5,
-)
+@shared_task(**RELIABLE)
 def evaluate_position(evaluation_id: int) -> None:
     """One position of the analysis board (sent to queue ``analysis``)."""
-    from games import analysis
-
     analysis.run_board_evaluation(evaluation_id)

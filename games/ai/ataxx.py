@@ -28,6 +28,7 @@ import random
 import time
 from typing import Any
 
+from games.ai._cores import load_core
 from games.engines.ataxx import FULL, JUMP_RING, NEIGHBOURS, bits, dilate, move_token
 from games.engines.base import Engine
 
@@ -54,20 +55,9 @@ class _OutOfTime(Exception):
     pass
 
 
-_CORE: Any = None
-_CORE_LOADED = False
-
-
 def compiled_core() -> Any:
     """The numba core (``games.ai._ataxx_fast``), or None when numba is unavailable or turned off."""
-    global _CORE, _CORE_LOADED
-    if not _CORE_LOADED:
-        try:
-            from games.ai import _ataxx_fast
-        except ImportError:
-            _ataxx_fast = None  # type: ignore[assignment]
-        _CORE, _CORE_LOADED = _ataxx_fast, True
-    return _CORE
+    return load_core("_ataxx_fast")
 
 
 def warm_up() -> None:

@@ -41,6 +41,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from games.ai._cores import load_core
 from games.ai._reversi_tables import (
     _C_BY_EMPTY_CORNERS,
     _NEIGHBOURS,
@@ -59,20 +60,10 @@ from games.ai._reversi_tables import (
 from games.engines.base import IllegalMove
 from games.engines.reversi import FULL, SQUARE_NAMES, ReversiEngine, flips, legal_mask
 
-_CORE: Any = None
-_CORE_LOADED = False
-
 
 def compiled_core() -> Any:
     """The numba core (``games.ai._reversi_fast``), or None when numba is unavailable or turned off."""
-    global _CORE, _CORE_LOADED
-    if not _CORE_LOADED:
-        try:
-            from games.ai import _reversi_fast
-        except ImportError:
-            _reversi_fast = None  # type: ignore[assignment]
-        _CORE, _CORE_LOADED = _reversi_fast, True
-    return _CORE
+    return load_core("_reversi_fast")
 
 
 # Board regions, square weights, neighbours and quadrants live in games/ai/_reversi_tables.py.

@@ -20,6 +20,7 @@ import time
 from random import Random
 from typing import Any
 
+from games.ai._cores import load_core
 from games.ai.mcts import search
 from games.engines.ultimate_ttt import (
     CELL_INDEX,
@@ -42,20 +43,10 @@ _WINNING_CELLS: tuple[tuple[int, ...], ...] = tuple(
     tuple(c for c in range(9) if not m >> c & 1 and WIN[m | 1 << c]) for m in range(512)
 )
 
-_CORE: Any = None
-_CORE_LOADED = False
-
 
 def compiled_core() -> Any:
     """The numba core (``games.ai._uttt_fast``), or None when numba is unavailable or turned off."""
-    global _CORE, _CORE_LOADED
-    if not _CORE_LOADED:
-        try:
-            from games.ai import _uttt_fast
-        except ImportError:
-            _uttt_fast = None  # type: ignore[assignment]
-        _CORE, _CORE_LOADED = _uttt_fast, True
-    return _CORE
+    return load_core("_uttt_fast")
 
 
 def warm_up() -> None:
