@@ -34,7 +34,7 @@ from celery import current_app
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -91,6 +91,22 @@ def _is_stale(analysis: Analysis, now: datetime) -> bool:
     return analysis.status in UNDER_WAY and analysis.updated_at < now - STALE_AFTER
 
 
+def _quota_frees_at(mine: QuerySet[Any], quota: int, *, now: datetime) -> datetime | None:
+    """When the oldest request inside the daily window leaves it, if ``quota`` is used up; else None."""
+    recent = list(
+        mine.filter(created_at__gte=now - WINDOW).order_by("created_at").values_list("created_at", flat=True)
+    )
+    return recent[len(recent) - quota] + WINDOW if len(recent) >= quota else None
+
+
+def _refuse_when_guests_are_busy(identity: Identity, guests_under_way: QuerySet[Any]) -> None:
+    if identity.user is None and guests_under_way.count() >= settings.ANALYSIS_GUESTS_AT_ONCE:
+        raise AnalysisRefused(
+            "guests_busy",
+            _("Too many guests are analysing games right now; log in, or try again in a minute."),
+        )
+
+
 def request_analysis(*, game_id: int, identity: Identity, now: datetime | None = None) -> Analysis:
     """The game's analysis: the stored one, the one under way, or a new one queued.
 
@@ -121,19 +137,14 @@ def request_analysis(*, game_id: int, identity: Identity, now: datetime | None =
             existing.save(update_fields=["status", "error", "updated_at"])
             transaction.on_commit(lambda: _enqueue(existing.pk))
             return existing
-        if (
-            identity.user is None
-            and Analysis.objects.filter(
+        # A new cookie is a new guest with a new quota: this bounds what all guests
+        # together can put in the workers' queue at any moment.
+        _refuse_when_guests_are_busy(
+            identity,
+            Analysis.objects.filter(
                 requested_by__isnull=True, status__in=UNDER_WAY, updated_at__gte=now - STALE_AFTER
-            ).count()
-            >= settings.ANALYSIS_GUESTS_AT_ONCE
-        ):
-            # A new cookie is a new guest with a new quota: this bounds what all guests
-            # together can put in the workers' queue at any moment.
-            raise AnalysisRefused(
-                "guests_busy",
-                _("Too many guests are analysing games right now; log in, or try again in a minute."),
-            )
+            ),
+        )
         mine = Analysis.objects.filter(_requester_filter(identity))
         busy = mine.filter(status__in=UNDER_WAY, updated_at__gte=now - STALE_AFTER).first()
         if busy is not None:
@@ -143,13 +154,8 @@ def request_analysis(*, game_id: int, identity: Identity, now: datetime | None =
                 % {"game": busy.game_id},
             )
         quota = daily_quota(identity)
-        recent = list(
-            mine.filter(created_at__gte=now - WINDOW)
-            .order_by("created_at")
-            .values_list("created_at", flat=True)
-        )
-        if len(recent) >= quota:
-            retry_at = recent[len(recent) - quota] + WINDOW
+        retry_at = _quota_frees_at(mine, quota, now=now)
+        if retry_at is not None:
             raise AnalysisRefused(
                 "quota",
                 _(
@@ -393,17 +399,12 @@ def request_board_evaluation(
         row = PositionEvaluation.objects.select_for_update().filter(game=slug, fen=position["fen"]).first()
         if row is not None and (row.result is not None or row.created_at >= now - EVALUATION_STALE_AFTER):
             return _evaluation_json(row)
-        if (
-            identity.user is None
-            and PositionEvaluation.objects.filter(
+        _refuse_when_guests_are_busy(
+            identity,
+            PositionEvaluation.objects.filter(
                 requested_by__isnull=True, result__isnull=True, created_at__gte=now - EVALUATION_STALE_AFTER
-            ).count()
-            >= settings.ANALYSIS_GUESTS_AT_ONCE
-        ):
-            raise AnalysisRefused(
-                "guests_busy",
-                _("Too many guests are analysing games right now; log in, or try again in a minute."),
-            )
+            ),
+        )
         mine = PositionEvaluation.objects.filter(_requester_filter(identity))
         if mine.filter(result__isnull=True, created_at__gte=now - EVALUATION_STALE_AFTER).exists():
             raise AnalysisRefused("busy", _("Wait for the evaluation you asked for first."))
@@ -412,13 +413,8 @@ def request_board_evaluation(
             if identity.is_registered
             else int(getattr(settings, "BOARD_GUEST_DAILY_QUOTA", 30))
         )
-        recent = list(
-            mine.filter(created_at__gte=now - WINDOW)
-            .order_by("created_at")
-            .values_list("created_at", flat=True)
-        )
-        if len(recent) >= quota:
-            retry_at = recent[len(recent) - quota] + WINDOW
+        retry_at = _quota_frees_at(mine, quota, now=now)
+        if retry_at is not None:
             raise AnalysisRefused(
                 "quota",
                 _(
