@@ -18,6 +18,12 @@ def open_game(page, url: str) -> None:
     page.wait_for_function(READY)
 
 
+def open_replay(page, game_id: int) -> None:
+    """Open a replay and wait for its module: the step buttons do nothing until it has loaded."""
+    page.goto(f"/play/{game_id}/replay/")
+    page.wait_for_function("() => window.__replay !== undefined")
+
+
 def snapshot(page) -> dict[str, Any]:
     return page.evaluate("() => window.__game.snapshot")
 

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from games.models import Analysis
 from tests.browser.conftest import PHONE, screenshot
+from tests.browser.pages import open_replay
 from tests.browser.test_languages import _js
 from tests.games.test_analysis import SHORT_REVERSI, finished_game
 
@@ -37,7 +38,7 @@ def test_a_player_analyses_a_game_and_reads_the_graph_and_the_blunder(
     if lang != "en":
         with page.expect_navigation():
             page.select_option("#lang-select", lang)
-    page.goto(f"/play/{game.pk}/replay/")
+    open_replay(page, game.pk)
     analyse = page.locator("#analyse")
     with translation.override(lang):
         expect(analyse).to_have_text(translation.gettext("Analyse"))
@@ -114,7 +115,7 @@ def test_play_from_here_and_the_analysis_board(new_context, login_session, user_
     ann = user_factory("ann_from_here")
     old = finished_game(user=ann)
     page = new_context(session_cookie=login_session(ann)).new_page()
-    page.goto(f"/play/{old.pk}/replay/")
+    open_replay(page, old.pk)
     for _ in range(3):
         page.click("[data-step='prev']")
     assert page.evaluate("window.__replay.ply") == 6
@@ -129,7 +130,7 @@ def test_play_from_here_and_the_analysis_board(new_context, login_session, user_
     expect(page.locator("#status")).to_have_text("Your move.")
 
     # The analysis board from a replay position: play a move, then ask for the evaluation.
-    page.goto(f"/play/{old.pk}/replay/")
+    open_replay(page, old.pk)
     page.click("[data-step='first']")
     page.click("[data-step='next']")
     page.click("[data-step='next']")

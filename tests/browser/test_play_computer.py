@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, screenshot
-from tests.browser.pages import play_move, snapshot, start_game_from_home, wait_my_turn_or_over
+from tests.browser.pages import open_replay, play_move, snapshot, start_game_from_home, wait_my_turn_or_over
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -67,8 +67,7 @@ def test_a_finished_game_can_be_replayed_move_by_move(new_context):
     start_game_from_home(page, "quantum_ttt", opponent="computer", minutes="0", side="0")
     while (state := wait_my_turn_or_over(page))["status"] == "active":
         play_move(page, "quantum_ttt", state["position"]["legal_moves"][0])
-    page.goto(f"/play/{state['id']}/replay/")
-    page.wait_for_function("() => window.__replay !== undefined")
+    open_replay(page, state["id"])
     total = len(state["moves"])
     assert page.evaluate("window.__replay.ply") == total
     page.keyboard.press("ArrowLeft")
