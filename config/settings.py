@@ -225,6 +225,10 @@ CELERY_TASK_ROUTES = {
 # killed worker is redone within seconds. Exactly one beat process runs it.
 GAMES_SWEEP_SECONDS = env_int("GAMES_SWEEP_SECONDS", 2)
 GAMES_DRAW_OFFER_SECONDS = env_int("GAMES_DRAW_OFFER_SECONDS", 120)
+# A player's move decided in daphne's event loop and stored in one statement
+# (games/live.py), on PostgreSQL; off, every move takes the locked transaction.
+GAMES_FAST_MOVES = env_bool("GAMES_FAST_MOVES", default=True)
+GAMES_FAST_MOVE_CONNECTIONS = env_int("GAMES_FAST_MOVE_CONNECTIONS", 4)  # per daphne process
 # Games whose ending never reached the ratings task (broker down, worker killed).
 RATINGS_BACKSTOP_SECONDS = env_int("RATINGS_BACKSTOP_SECONDS", 60)
 CELERY_BEAT_SCHEDULE = {

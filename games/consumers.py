@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from accounts.identity import Identity, identity_from_scope
 from config.websocket import JsonConsumer, compact_json
-from games import events, presence, rows, services
+from games import events, live, presence, rows, services
 from games.models import Game
 from games.protocol import Snapshot
 from games.services import Code
@@ -55,7 +55,9 @@ def _open(game_id: int, scope: dict) -> tuple[Snapshot | None, Identity, int | N
     # out, a computer move whose task was lost) without waiting for the sweep.
     if game.attention_at is not None and game.attention_at <= timezone.now() and services.attend(game_id):
         game = rows.read_game(game_id)
-    return events.snapshot(game), identity, side, online
+    payload = events.snapshot(game)
+    live.remember(game, payload["players"])  # this process will check the player's moves against it
+    return payload, identity, side, online
 
 
 @in_db_thread
@@ -116,6 +118,7 @@ class GameConsumer(JsonConsumer):
     # --- events from the group -----------------------------------------------------
 
     async def game_event(self, event: dict[str, Any]) -> None:
+        live.cache.saw_version(self.game_id, event["v"])
         # {"type": "event", ..., "game": <snapshot>} around the snapshot the sender
         # serialised once, rather than parsing and serialising it again per socket.
         head = compact_json({"type": "event", "event": event["event"], "v": event["v"], "you": self.side})
@@ -158,7 +161,15 @@ class GameConsumer(JsonConsumer):
             return
         if not isinstance(client_id, str | int):
             client_id = ""
-        result = await self._run(message, services.play_move, token=token, ply=ply, client_id=str(client_id))
+        result = None
+        if self.side is not None:
+            result = await live.play_move(
+                game_id=self.game_id, identity=self.identity, token=token, ply=ply, client_id=str(client_id)
+            )
+        if result is None:  # the locked path decides whatever the fast one cannot
+            result = await self._run(
+                message, services.play_move, token=token, ply=ply, client_id=str(client_id)
+            )
         if result is None:
             return
         if result.flagged:

@@ -40,8 +40,17 @@ def _player(game: Game, side: int) -> Player | None:
     return {"name": name, "kind": kind, "level": game.ai_of(side) or None}
 
 
-def snapshot(game: Game) -> Snapshot:
-    """Everything a board page needs to draw the game, for any viewer."""
+def players(game: Game) -> list[Player | None]:
+    """Who plays each side (reads the registered players' names)."""
+    return [_player(game, 0), _player(game, 1)]
+
+
+def snapshot(game: Game, *, known_players: list[Player | None] | None = None) -> Snapshot:
+    """Everything a board page needs to draw the game, for any viewer.
+
+    ``known_players``: the players as read before, by a caller that must not
+    query the database (the fast path runs in the event loop).
+    """
     engine = game.engine
     state = game.engine_state()
     now = timezone.now()
@@ -64,7 +73,7 @@ def snapshot(game: Game) -> Snapshot:
         "ply": game.ply,
         "moves": list(game.tokens),
         "last_move": game.tokens[-1] if game.tokens else None,
-        "players": [_player(game, 0), _player(game, 1)],
+        "players": players(game) if known_players is None else known_players,
         "position": position,
         "clock": {
             "timed": bool(game.time_control),
@@ -87,10 +96,14 @@ def send_game_event(game_id: int, event: EventName, payload: Snapshot) -> None:
     The snapshot travels as JSON text, serialised once here: each socket only
     wraps it (see ``GameConsumer.game_event``), however many spectators watch.
     """
-    layer = get_channel_layer()
-    text = compact_json(payload)
-    async_to_sync(layer.group_send)(
-        game_group(game_id), {"type": "game.event", "event": event, "v": payload["v"], "game_json": text}
+    async_to_sync(broadcast_game_event)(game_id, event, payload)
+
+
+async def broadcast_game_event(game_id: int, event: EventName, payload: Snapshot) -> None:
+    """``send_game_event`` from the event loop (the fast path's way, without a thread)."""
+    await get_channel_layer().group_send(
+        game_group(game_id),
+        {"type": "game.event", "event": event, "v": payload["v"], "game_json": compact_json(payload)},
     )
 
 

@@ -41,10 +41,15 @@ def _default_language():
 
 @pytest.fixture(autouse=True)
 def _fresh_cache_and_layers():
+    from games import live
+
     cache.clear()
     channel_layers.backends.clear()
+    live.cache.clear()
     yield
     channel_layers.backends.clear()
+    live.cache.clear()
+    live.close_connections()  # else the test database cannot be dropped at the end
 
 
 if EXTERNAL_SITE:

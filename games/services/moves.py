@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime
 
 from django.db import transaction
@@ -10,7 +11,8 @@ from django.utils.translation import gettext as _
 
 from accounts.identity import Identity
 from games import rows
-from games.models import Game, Move
+from games.engines.base import Outcome
+from games.models import EndReason, Game, Move
 from games.services.base import (
     Code,
     GameError,
@@ -29,8 +31,17 @@ SERVER_CLIENT_ID = "server"  # a forced pass, played by the server
 COMPUTER_CLIENT_ID = "computer"
 
 
-def apply_move(game: Game, side: int, token: str, *, client_id: str, at: datetime) -> None:
-    """Store one legal move and its clock; the caller has checked turn and legality."""
+StoreMove = Callable[[Move], None]
+
+
+def apply_move(
+    game: Game, side: int, token: str, *, client_id: str, at: datetime, store: StoreMove = rows.insert_move
+) -> None:
+    """Store one legal move and its clock; the caller has checked turn and legality.
+
+    ``store`` writes the ``Move`` row: at once inside the caller's transaction, or
+    (the fast path, ``games.live``) kept for the one statement that writes the move.
+    """
     engine = game.engine
     state = engine.play(game.engine_state(), token)
     used = 0
@@ -40,7 +51,7 @@ def apply_move(game: Game, side: int, token: str, *, client_id: str, at: datetim
     if game.time_control:
         left -= used
         game.set_clock(side, left)
-    rows.insert_move(
+    store(
         Move(
             game=game,
             ply=game.ply,
@@ -58,21 +69,39 @@ def apply_move(game: Game, side: int, token: str, *, client_id: str, at: datetim
     game.turn_started_at = at
 
 
-def after_move(game: Game, *, at: datetime) -> None:
-    """Play forced passes, end a finished game, or hand the turn on."""
+def check_move(game: Game, side: int, token: str, ply: int) -> None:
+    """Refuse a move that is not ``side``'s legal move at ``ply`` of an active game."""
+    require_active(game)
+    engine = game.engine
+    state = game.engine_state()
+    if engine.to_move(state) != side:
+        raise GameError(Code.NOT_YOUR_TURN, _("It is not your turn."))
+    if ply != game.ply:
+        raise GameError(Code.STALE, _("The position has changed; your board has been brought up to date."))
+    if token not in engine.legal_moves(state):
+        raise GameError(Code.ILLEGAL, _("That move is not legal here."))
+
+
+def make_move(
+    game: Game, side: int, token: str, *, client_id: str, at: datetime, by_player: bool, store: StoreMove
+) -> Outcome | None:
+    """Apply a checked move and the forced passes after it; the game's outcome if it is now over."""
+    apply_move(game, side, token, client_id=client_id, at=at, store=store)
+    # A move answers any pending draw offer from the other side with "no".
+    if game.draw_offer_side is not None and game.draw_offer_side != side:
+        game.clear_draw_offer()
+    if by_player:
+        game.redo_moves = []  # a new move of the player's own replaces what undo took back
     engine = game.engine
     state = game.engine_state()
     while (outcome := engine.outcome(state)) is None:
         moves = engine.legal_moves(state)
         if moves != [engine.pass_move]:
-            break
+            return None
         # A forced pass is played by the server at once: nobody has to click "pass".
-        apply_move(game, engine.to_move(state), moves[0], client_id=SERVER_CLIENT_ID, at=at)
+        apply_move(game, engine.to_move(state), moves[0], client_id=SERVER_CLIENT_ID, at=at, store=store)
         state = game.engine_state()
-    if outcome is not None:
-        finish(game, winner=outcome.winner, reason=outcome.reason)
-    else:
-        commit_and_announce(game, "move")
+    return outcome
 
 
 def _play(game_id: int, side_for, token: str, ply: int, client_id: str, *, by_player: bool) -> MoveResult:
@@ -88,26 +117,15 @@ def _play(game_id: int, side_for, token: str, ply: int, client_id: str, *, by_pl
         require_active(game)
         if flag_if_expired(game):
             return MoveResult(ply=game.ply, version=game.version, flagged=True)
-        engine = game.engine
-        state = game.engine_state()
-        if engine.to_move(state) != side:
-            raise GameError(Code.NOT_YOUR_TURN, _("It is not your turn."))
-        if ply != game.ply:
-            raise GameError(
-                Code.STALE, _("The position has changed; your board has been brought up to date.")
-            )
-        if token not in engine.legal_moves(state):
-            raise GameError(Code.ILLEGAL, _("That move is not legal here."))
-        at = now()
-        apply_move(game, side, token, client_id=client_id, at=at)
-        stored_ply = game.ply - 1
-        # A move answers any pending draw offer from the other side with "no".
-        if game.draw_offer_side is not None and game.draw_offer_side != side:
-            game.clear_draw_offer()
-        if by_player:
-            game.redo_moves = []  # a new move of the player's own replaces what undo took back
-        after_move(game, at=at)
-        return MoveResult(ply=stored_ply, version=game.version)
+        check_move(game, side, token, ply)
+        outcome = make_move(
+            game, side, token, client_id=client_id, at=now(), by_player=by_player, store=rows.insert_move
+        )
+        if outcome is not None:
+            finish(game, winner=outcome.winner, reason=EndReason(outcome.reason))
+        else:
+            commit_and_announce(game, "move")
+        return MoveResult(ply=ply, version=game.version)
 
 
 def play_move(*, game_id: int, identity: Identity, token: str, ply: int, client_id: str = "") -> MoveResult:

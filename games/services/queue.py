@@ -7,6 +7,7 @@ they still run in-process when tests make tasks eager.)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from celery import current_app
@@ -29,19 +30,25 @@ def computer_move(game_id: int, ply: int) -> None:
     transaction.on_commit(lambda: _task("games.tasks.computer_move").delay(game_id, ply))
 
 
-def follow_up(game: Game) -> None:
-    """Queue the computer's move if it is to move, and a flag for a clock about to fall."""
+def follow_ups(game: Game) -> list[Callable[[], object]]:
+    """What ``game``'s new state asks of the workers: the computer's move, a flag for a clock about to fall."""
     if game.status != Game.Status.ACTIVE:
-        return
-    to_move = game.to_move
+        return []
+    wanted: list[Callable[[], object]] = []
+    game_id, ply, to_move = game.pk, game.ply, game.to_move
     if game.ai_of(to_move):
-        computer_move(game.pk, game.ply)
+        wanted.append(lambda: _task("games.tasks.computer_move").delay(game_id, ply))
     left = game.clock_ms(to_move)
     if game.time_control and left <= FLAG_HORIZON.total_seconds() * 1000:
-        game_id, ply, countdown = game.pk, game.ply, max(0.0, left / 1000) + 0.05
-        transaction.on_commit(
-            lambda: _task("games.tasks.flag").apply_async((game_id, ply), countdown=countdown)
-        )
+        countdown = max(0.0, left / 1000) + 0.05
+        wanted.append(lambda: _task("games.tasks.flag").apply_async((game_id, ply), countdown=countdown))
+    return wanted
+
+
+def follow_up(game: Game) -> None:
+    """Queue ``follow_ups(game)`` once the transaction commits."""
+    for send in follow_ups(game):
+        transaction.on_commit(send)
 
 
 def draw_lapse(game_id: int, offered_at: str) -> None:

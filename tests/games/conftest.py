@@ -8,6 +8,8 @@ from django.test import Client
 from accounts.guests import Guest
 from accounts.identity import Identity
 from config.asgi import application
+from games import services
+from games.models import Game
 
 
 @pytest.fixture
@@ -43,6 +45,22 @@ def player_factory(user_factory, login_cookie):
     def make(username: str | None = None) -> tuple[Identity, str]:
         user = user_factory(username)
         return Identity(user=user, guest=None), login_cookie(user)
+
+    return make
+
+
+@pytest.fixture
+def human_game(player_factory):
+    """A live Reversi game between alice (black, side 0) and bob (white)."""
+
+    def make(game: str = "reversi", minutes: int = 5, names: tuple[str, str] = ("alice", "bob")):
+        alice, alice_cookie = player_factory(names[0])
+        bob, bob_cookie = player_factory(names[1])
+        created = services.create_human_game(
+            identity=alice, game=game, kind=Game.Kind.INVITE_LINK, side=0, minutes=minutes
+        )
+        services.join_game(game_id=created.pk, identity=bob, token=created.invite_token)
+        return created.pk, (alice, alice_cookie), (bob, bob_cookie)
 
     return make
 

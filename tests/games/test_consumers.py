@@ -8,7 +8,6 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from games import services
 from games.models import Game, Move
 from tests.games.conftest import game_socket
 
@@ -37,22 +36,6 @@ async def open_socket(game_id: int, cookie: str | None):
     assert connected
     state = await next_of(ws, "state")
     return ws, state
-
-
-@pytest.fixture
-def human_game(player_factory):
-    """A live Reversi game between alice (black, side 0) and bob (white)."""
-
-    def make(game: str = "reversi", minutes: int = 5):
-        alice, alice_cookie = player_factory("alice")
-        bob, bob_cookie = player_factory("bob")
-        created = services.create_human_game(
-            identity=alice, game=game, kind=Game.Kind.INVITE_LINK, side=0, minutes=minutes
-        )
-        services.join_game(game_id=created.pk, identity=bob, token=created.invite_token)
-        return created.pk, (alice, alice_cookie), (bob, bob_cookie)
-
-    return make
 
 
 async def test_both_players_see_a_move_and_only_the_mover_gets_the_ack(human_game):

@@ -1,0 +1,364 @@
+"""The fast path of a player's move: decided in daphne's event loop, stored in one statement.
+
+The locked path (``services.play_move``) costs a hop to a database thread and
+five round trips to PostgreSQL: BEGIN, the locked read, the move's insert, the
+game's update, COMMIT. Most moves need none of that. Each daphne process keeps
+the last row it saw of every game its sockets play (``GameCache``), checks the
+move against it with the same rules (``moves.check_move`` and ``make_move``),
+and writes the move and the game in one statement on its own async connection,
+guarded by the version it read::
+
+    WITH g AS (UPDATE games_game SET ... WHERE id = $1 AND version = $2 RETURNING id),
+         m0 AS (INSERT INTO games_move (...) SELECT ... FROM g)
+    SELECT count(*) FROM g
+
+The statement commits on its own (autocommit). If the row has moved on (another
+process, a worker, the sweep), nothing is written; the game is read again and
+the move tried once more. Anything unusual goes the locked way instead, which
+remains the authority: a refusal of any kind (so its message and the resync are
+the locked path's), a resent move, a clock that ran out, a move that ends the
+game. Only PostgreSQL has the fast path (SQLite cannot update inside ``WITH``);
+``GAMES_FAST_MOVES=0`` turns it off.
+
+Writes that do not bump ``Game.version`` (the sweep's bookkeeping, a guest who
+registers) are never overwritten: the update sets only the columns the move
+changed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+from collections import OrderedDict
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import Field
+
+from accounts.identity import Identity
+from games import events, rows
+from games.models import Game, Move
+from games.protocol import Player
+from games.services import deadlines, queue
+from games.services.base import GameError, MoveResult, now
+from games.services.moves import check_move, make_move
+
+logger = logging.getLogger(__name__)
+
+_JSON_FIELDS = frozenset(
+    field.attname for field in Game._meta.concrete_fields if field.get_internal_type() == "JSONField"
+)
+FIELD_NAMES: tuple[str, ...] = tuple(field.attname for field in Game._meta.concrete_fields)
+
+
+def enabled() -> bool:
+    return settings.GAMES_FAST_MOVES and connections[DEFAULT_DB_ALIAS].vendor == "postgresql"
+
+
+# --- the rows this process has seen ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seen:
+    """One game's row as this process last saw it, and its players as shown."""
+
+    values: tuple[Any, ...]  # in FIELD_NAMES order
+    players: list[Player | None]
+    stale: bool = False  # a newer version was announced: read the row before deciding
+
+    @property
+    def version(self) -> int:
+        return self.values[_VERSION]
+
+    def game(self) -> Game:
+        """A fresh ``Game`` to change: the JSON values are copied, the cached row stays as it was."""
+        game = Game.from_db(DEFAULT_DB_ALIAS, list(FIELD_NAMES), list(self.values))
+        for name in _JSON_FIELDS:
+            setattr(game, name, _copy_json(getattr(game, name)))
+        return game
+
+
+_VERSION = FIELD_NAMES.index("version")
+
+
+def _copy_json(value: Any) -> Any:
+    return value.copy() if isinstance(value, dict | list) else value
+
+
+def _players_key(values: tuple[Any, ...]) -> tuple[Any, ...]:
+    # What the players' names are made of: when these match, the names do too.
+    return tuple(
+        values[FIELD_NAMES.index(name)]
+        for name in ("user0_id", "user1_id", "guest0_name", "guest1_name", "ai0", "ai1")
+    )
+
+
+class GameCache:
+    """The rows of the games this process serves, newest version kept, the least used dropped.
+
+    Entries are replaced whole, never changed, so the database threads (which
+    fill it when a socket opens) and the event loop can share it.
+    """
+
+    def __init__(self, size: int = 20_000) -> None:
+        self.size = size
+        self._rows: OrderedDict[int, Seen] = OrderedDict()
+
+    def get(self, game_id: int) -> Seen | None:
+        seen = self._rows.get(game_id)
+        if seen is not None:
+            with contextlib.suppress(KeyError):  # dropped by another thread meanwhile
+                self._rows.move_to_end(game_id)
+        return seen
+
+    def put(self, game: Game, players: list[Player | None]) -> None:
+        seen = Seen(tuple(getattr(game, name) for name in FIELD_NAMES), players)
+        current = self._rows.get(game.pk)
+        if current is not None and current.version > seen.version:
+            return
+        self._rows[game.pk] = seen
+        while len(self._rows) > self.size:
+            try:
+                self._rows.popitem(last=False)
+            except KeyError:
+                break
+
+    def saw_version(self, game_id: int, version: int) -> None:
+        """An event of ``version`` went out: a cached row older than that is stale."""
+        seen = self._rows.get(game_id)
+        if seen is not None and seen.version < version and not seen.stale:
+            self._rows[game_id] = Seen(seen.values, seen.players, stale=True)
+
+    def clear(self) -> None:
+        self._rows.clear()
+
+
+cache = GameCache()
+
+
+def remember(game: Game, players: list[Player | None]) -> None:
+    """Keep the row of a game a socket just opened (called from the database thread)."""
+    if enabled():
+        cache.put(game, players)
+
+
+# --- connections: a few per event loop --------------------------------------------
+
+
+class _Connections:
+    """Up to ``size`` autocommit connections, opened when first needed."""
+
+    def __init__(self, size: int) -> None:
+        self.idle: list[psycopg.AsyncConnection] = []
+        self.slots = asyncio.Semaphore(size)
+
+    @asynccontextmanager
+    async def connection(self):
+        async with self.slots:
+            conn = self.idle.pop() if self.idle else await _connect()
+            try:
+                yield conn
+            except BaseException:
+                await conn.close()  # its state is unknown: never reuse it
+                raise
+            if not conn.closed:
+                self.idle.append(conn)
+
+    def close(self) -> None:
+        """Close the idle connections without an event loop (the loop may be gone)."""
+        for conn in self.idle:
+            conn.pgconn.finish()
+        self.idle.clear()
+
+
+# Daphne runs one event loop; tests run many, and close them all after each test.
+_pools: dict[asyncio.AbstractEventLoop, _Connections] = {}
+
+
+def _pool() -> _Connections:
+    loop = asyncio.get_running_loop()
+    pool = _pools.get(loop)
+    if pool is None:
+        pool = _pools[loop] = _Connections(settings.GAMES_FAST_MOVE_CONNECTIONS)
+    return pool
+
+
+def close_connections() -> None:
+    """Close every idle fast-path connection of this process (tests, shutdown)."""
+    for pool in list(_pools.values()):
+        pool.close()
+    _pools.clear()
+
+
+async def _connect() -> psycopg.AsyncConnection:
+    # Django's own parameters and type adapters, so values read here are what the ORM reads.
+    params = connections[DEFAULT_DB_ALIAS].get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("prepare_threshold", None)  # psycopg's default: prepared after five uses
+    return await psycopg.AsyncConnection.connect(**params, autocommit=True)
+
+
+# --- statements ---------------------------------------------------------------
+
+
+def _connection():
+    # Django's connection object of this thread, used only for its operations
+    # (quoting, adapting values); it never connects from the event loop.
+    return connections[DEFAULT_DB_ALIAS]
+
+
+def _game_field(name: str) -> Field:
+    field = Game._meta.get_field(name)
+    assert isinstance(field, Field), name
+    return field
+
+
+@functools.cache
+def _move_fields() -> tuple:
+    return tuple(field for field in Move._meta.concrete_fields if not field.primary_key)
+
+
+@functools.lru_cache(maxsize=256)
+def _write_statement(changed: tuple[str, ...], moves: int) -> str:
+    connection = _connection()
+    quote = connection.ops.quote_name
+    game_fields = [_game_field(name) for name in changed]
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in game_fields)
+    parts = [
+        f"g AS (UPDATE {quote(Game._meta.db_table)} SET {assignments} "
+        f"WHERE {quote(Game._meta.pk.column)} = %s AND {quote('version')} = %s RETURNING 1)"
+    ]
+    fields = _move_fields()
+    columns = ", ".join(quote(field.column) for field in fields)
+    # The casts give every parameter the column's type: INSERT ... SELECT does not infer them.
+    values = ", ".join(f"%s::{field.cast_db_type(connection)}" for field in fields)
+    for index in range(moves):
+        parts.append(
+            f"m{index} AS (INSERT INTO {quote(Move._meta.db_table)} ({columns}) SELECT {values} FROM g)"
+        )
+    return f"WITH {', '.join(parts)} SELECT count(*) FROM g"
+
+
+def _write_params(
+    game: Game, changed: tuple[str, ...], expected_version: int, moves: list[Move]
+) -> list[Any]:
+    connection = _connection()
+    params = [_game_field(name).get_db_prep_save(getattr(game, name), connection) for name in changed]
+    params += [game.pk, expected_version]
+    for move in moves:
+        params += [
+            field.get_db_prep_save(field.pre_save(move, add=True), connection) for field in _move_fields()
+        ]
+    return params
+
+
+@functools.cache
+def _read_statement() -> tuple[str, list[str], Any, dict]:
+    return rows._select_statement(_connection(), locked=False)
+
+
+async def _write(game: Game, seen: Seen, moves: list[Move]) -> bool:
+    """Store the move(s) and the game's changed columns if the row is still ``seen``; True if it was."""
+    changed = tuple(
+        name for name, old in zip(FIELD_NAMES, seen.values, strict=True) if getattr(game, name) != old
+    )
+    sql = _write_statement(changed, len(moves))
+    params = _write_params(game, changed, seen.version, moves)
+    async with _pool().connection() as conn:
+        cursor = await conn.execute(sql, params)
+        row = await cursor.fetchone()
+    return bool(row and row[0])
+
+
+async def _read(game_id: int, previous: Seen) -> Seen | None:
+    """The game's committed row, or None (gone, or its players changed: the locked path knows their names)."""
+    sql, names, compiler, converters = _read_statement()
+    async with _pool().connection() as conn:
+        cursor = await conn.execute(sql, [game_id])
+        row = await cursor.fetchone()
+    if row is None:
+        return None
+    if converters:
+        row = next(compiler.apply_converters([list(row)], converters))
+    game = Game.from_db(DEFAULT_DB_ALIAS, names, list(row))
+    values = tuple(getattr(game, name) for name in FIELD_NAMES)
+    if _players_key(previous.values) != _players_key(values):
+        return None
+    cache.put(game, previous.players)
+    return cache.get(game_id)
+
+
+# --- the move -------------------------------------------------------------------
+
+
+class NotHere(Exception):
+    """The fast path cannot decide this move: the locked path must."""
+
+
+def _decide(seen: Seen, identity: Identity, token: str, ply: int, client_id: str) -> tuple[Game, list[Move]]:
+    game = seen.game()
+    side = game.side_of(identity)
+    if side is None or (client_id and ply < game.ply):
+        raise NotHere  # a spectator's refusal, or a resent move: the locked path answers those
+    at = now()
+    if (
+        game.status == Game.Status.ACTIVE
+        and game.time_control
+        and game.remaining_ms(game.to_move, now=at) <= 0
+    ):
+        raise NotHere  # the clock has run out: the locked path ends the game
+    try:
+        check_move(game, side, token, ply)
+    except GameError:
+        raise NotHere from None
+    moves: list[Move] = []
+    outcome = make_move(game, side, token, client_id=client_id, at=at, by_player=True, store=moves.append)
+    if outcome is not None:
+        raise NotHere  # the game ends: ``finish`` and the ratings signal belong to the locked path
+    deadlines.refresh(game, now=at)
+    game.version += 1
+    return game, moves
+
+
+async def play_move(
+    *, game_id: int, identity: Identity, token: str, ply: int, client_id: str
+) -> MoveResult | None:
+    """The player's move, stored and announced; None when the locked path must decide it."""
+    if not enabled():
+        return None
+    seen = cache.get(game_id)  # filled when the socket opened
+    for _attempt in range(2):
+        try:
+            if seen is not None and seen.stale:
+                seen = await _read(game_id, seen)
+            if seen is None:
+                return None
+            game, moves = _decide(seen, identity, token, ply, client_id)
+            stored = await _write(game, seen, moves)
+        except NotHere:
+            return None
+        except (psycopg.Error, OSError) as exc:
+            logger.warning("fast move for game %s fell back to the locked path: %s", game_id, exc)
+            return None
+        if stored:
+            cache.put(game, seen.players)
+            payload = events.snapshot(game, known_players=seen.players)
+            await events.broadcast_game_event(game_id, "move", payload)
+            if wanted := queue.follow_ups(game):
+                await sync_to_async(_send_all, thread_sensitive=False)(wanted)
+            return MoveResult(ply=ply, version=game.version)
+        # The row moved on since it was cached: read it once more and decide again.
+        seen = Seen(seen.values, seen.players, stale=True)
+    return None
+
+
+def _send_all(wanted: list) -> None:
+    for send in wanted:
+        send()

@@ -1,0 +1,168 @@
+"""The fast path of a move (games/live.py): the same result as the locked path, in one statement.
+
+These need PostgreSQL (SQLite has no UPDATE inside WITH, so there every move
+takes the locked path); CI runs them in its PostgreSQL stage.
+"""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from django.db import connection
+from django.utils import timezone
+
+from games import services
+from games.engines import get
+from games.models import Game, Move
+from tests.games.test_consumers import next_of, open_socket
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="the fast path is PostgreSQL's"),
+]
+
+
+@pytest.fixture
+def locked_path_calls(monkeypatch):
+    """Every move the locked path had to decide."""
+    calls = []
+    original = services.play_move
+
+    def counting(**kwargs):
+        calls.append(kwargs["token"])
+        return original(**kwargs)
+
+    monkeypatch.setattr(services, "play_move", counting)
+    return calls
+
+
+def _row(game_id: int) -> dict:
+    game = Game.objects.get(pk=game_id)
+    skip = {"id", "invite_token", "created_at", "started_at", "turn_started_at", "flag_at", "attention_at"}
+    return {f.attname: getattr(game, f.attname) for f in Game._meta.concrete_fields if f.attname not in skip}
+
+
+def _moves(game_id: int) -> list[tuple]:
+    return list(
+        Move.objects.filter(game_id=game_id).order_by("ply").values_list("ply", "token", "side", "client_id")
+    )
+
+
+async def test_a_move_is_stored_and_announced_without_the_locked_path(human_game, locked_path_calls):
+    game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)()
+    a, state = await open_socket(game_id, alice)
+    b, _ = await open_socket(game_id, bob)
+    v = state["v"]
+    await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": "m1"})
+    assert await next_of(a, "ack") == {"type": "ack", "id": "m1", "ply": 0, "v": v + 1, "duplicate": False}
+    event = await next_of(b, "event")
+    assert event["v"] == v + 1 and event["game"]["moves"] == ["d3"]
+    assert event["game"]["players"][0]["name"] == "alice"
+    await b.send_json_to({"type": "move", "move": "c3", "ply": 1, "id": "m2"})
+    assert (await next_of(b, "ack"))["v"] == v + 2
+    assert locked_path_calls == []
+    game = await database_sync_to_async(Game.objects.get)(pk=game_id)
+    assert game.tokens == ["d3", "c3"] and game.ply == 2 and game.version == v + 2
+    assert game.clock0_ms < 5 * 60_000 and game.flag_at is not None and game.attention_at == game.flag_at
+    assert await database_sync_to_async(_moves)(game_id) == [(0, "d3", 0, "m1"), (1, "c3", 1, "m2")]
+    await a.disconnect()
+    await b.disconnect()
+
+
+async def test_the_fast_and_the_locked_path_store_the_same_game(human_game, settings):
+    """Ten Reversi moves played both ways leave the same rows (timestamps aside)."""
+    tokens = ["d3", "c5", "d6", "e3", "f4", "c6", "f5", "c3", "c4", "b5"]
+    rows = []
+    for fast in (True, False):
+        settings.GAMES_FAST_MOVES = fast
+        names = ("ann", "ben") if fast else ("cat", "dan")
+        game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)(names=names)
+        sockets = [(await open_socket(game_id, alice))[0], (await open_socket(game_id, bob))[0]]
+        for ply, token in enumerate(tokens):
+            ws = sockets[ply % 2]
+            await ws.send_json_to({"type": "move", "move": token, "ply": ply, "id": f"m{ply}"})
+            await next_of(ws, "ack")
+        rows.append(
+            (await database_sync_to_async(_row)(game_id), await database_sync_to_async(_moves)(game_id))
+        )
+        for ws in sockets:
+            await ws.disconnect()
+    (fast_row, fast_moves), (locked_row, locked_moves) = rows
+    for row in (fast_row, locked_row):  # players are other accounts in each game
+        for name in ("user0_id", "user1_id", "created_by_id"):
+            row.pop(name)
+        row["clock0_ms"] //= 10_000  # the clocks differ by the milliseconds the moves took
+        row["clock1_ms"] //= 10_000
+    assert fast_row == locked_row
+    assert fast_moves == locked_moves
+
+
+async def test_a_row_changed_elsewhere_is_read_again_and_the_move_still_goes_through(
+    human_game, locked_path_calls
+):
+    """A write this process never heard of (no event reached it): the version check catches it."""
+    game_id, (_, alice), _ = await database_sync_to_async(human_game)()
+    a, state = await open_socket(game_id, alice)
+    v = state["v"]
+
+    def offer_draw_silently():
+        Game.objects.filter(pk=game_id).update(version=v + 1, draw_offer_side=0, draw_offer_at=timezone.now())
+
+    await database_sync_to_async(offer_draw_silently)()
+    await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": "m1"})
+    assert (await next_of(a, "ack"))["v"] == v + 2 and locked_path_calls == []
+    game = await database_sync_to_async(Game.objects.get)(pk=game_id)
+    assert game.tokens == ["d3"] and game.draw_offer_side == 0  # alice's own offer stands
+    await a.disconnect()
+
+
+async def test_a_move_that_ends_the_game_takes_the_locked_path(human_game, locked_path_calls):
+    """``finish`` and the ratings signal belong to the locked path."""
+    game_id, (_, alice), _ = await database_sync_to_async(human_game)()
+    reversi = get("reversi")
+    last_empty = "-O" + "X" * 62 + " X"  # black's a1 flips b1 and fills the board
+
+    def set_up():
+        Game.objects.filter(pk=game_id).update(
+            state=reversi.dumps(reversi.from_fen(last_empty)), start_fen=last_empty
+        )
+
+    await database_sync_to_async(set_up)()
+    a, _ = await open_socket(game_id, alice)
+    await a.send_json_to({"type": "move", "move": "a1", "ply": 0, "id": "m1"})
+    await next_of(a, "ack")
+    game = await database_sync_to_async(Game.objects.get)(pk=game_id)
+    assert game.status == Game.Status.FINISHED and game.winner == 0 and locked_path_calls == ["a1"]
+    await a.disconnect()
+
+
+async def test_a_resent_move_is_answered_by_the_locked_path_as_a_duplicate(human_game, locked_path_calls):
+    game_id, (_, alice), _ = await database_sync_to_async(human_game)()
+    a, _ = await open_socket(game_id, alice)
+    await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": "m1"})
+    await next_of(a, "ack")
+    await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": "m1"})
+    assert (await next_of(a, "ack"))["duplicate"] is True and locked_path_calls == ["d3"]
+    assert await database_sync_to_async(_moves)(game_id) == [(0, "d3", 0, "m1")]
+    await a.disconnect()
+
+
+async def test_a_guest_who_registers_mid_game_is_not_undone_by_the_next_move(human_game):
+    """Writes that bump no version (here: a guest's seat passing to their new account) are never overwritten."""
+    game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)()
+    a, _ = await open_socket(game_id, alice)
+    await database_sync_to_async(Game.objects.filter(pk=game_id).update)(guest1_name="kept")
+    await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": "m1"})
+    await next_of(a, "ack")
+    game = await database_sync_to_async(Game.objects.get)(pk=game_id)
+    assert game.guest1_name == "kept" and game.tokens == ["d3"]
+    await a.disconnect()
+
+
+async def test_a_stale_move_is_refused_by_the_locked_path_with_its_message(human_game, locked_path_calls):
+    game_id, (_, alice), _ = await database_sync_to_async(human_game)()
+    a, _ = await open_socket(game_id, alice)
+    await a.send_json_to({"type": "move", "move": "d3", "ply": 3, "id": "m1"})
+    error = await next_of(a, "error")
+    assert error["code"] == "stale" and locked_path_calls == ["d3"]
+    await a.disconnect()
