@@ -32,6 +32,7 @@ import contextlib
 import functools
 import logging
 from collections import OrderedDict
+from collections.abc import Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -41,6 +42,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Field
+from django.db.models.base import ModelState
 
 from accounts.identity import Identity
 from games import events, rows
@@ -79,9 +81,15 @@ class Seen:
 
     def game(self) -> Game:
         """A fresh ``Game`` to change: the JSON values are copied, the cached row stays as it was."""
-        game = Game.from_db(DEFAULT_DB_ALIAS, list(FIELD_NAMES), list(self.values))
+        # What ``Model.from_db`` does, without ``__init__``'s walk over 45 fields
+        # (``Game`` has no init signals: tests/games/test_layout.py).
+        game = Game.__new__(Game)
+        game.__dict__.update(zip(FIELD_NAMES, self.values, strict=True))
         for name in _JSON_FIELDS:
-            setattr(game, name, _copy_json(getattr(game, name)))
+            game.__dict__[name] = _copy_json(game.__dict__[name])
+        game._state = ModelState()
+        game._state.adding = False
+        game._state.db = DEFAULT_DB_ALIAS
         return game
 
 
@@ -244,6 +252,29 @@ def _write_statement(changed: tuple[str, ...], moves: int) -> str:
             f"m{index} AS (INSERT INTO {quote(Move._meta.db_table)} ({columns}) SELECT {values} FROM g)"
         )
     return f"WITH {', '.join(parts)} SELECT count(*) FROM g"
+
+
+_PLAIN_TYPES = frozenset(
+    {"AutoField", "BigAutoField", "BooleanField", "CharField", "ForeignKey", "IntegerField"}
+    | {"PositiveIntegerField", "PositiveSmallIntegerField", "SmallIntegerField"}
+)
+
+
+@functools.cache
+def _adapter(field: Field) -> Callable[[Any], Any]:
+    """``field.get_db_prep_save`` for this connection, skipped where it changes nothing (ints, text)."""
+    connection = _connection()
+    if field.get_internal_type() in _PLAIN_TYPES:
+        return _same
+    return functools.partial(_prep_save, field, connection)
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _prep_save(field: Field, connection: Any, value: Any) -> Any:
+    return field.get_db_prep_save(value, connection)
 
 
 def _write_params(
