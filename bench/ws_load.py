@@ -340,7 +340,33 @@ def idle_client(conn, urls: list[str]) -> None:
     asyncio.run(run())
 
 
-async def reconnect_storm(games, ports, pids) -> tuple[float, list[float], list[float]]:
+def start_profile(pid: int, seconds: int, path: str) -> subprocess.Popen:
+    """py-spy recording ``pid``'s Python CPU (``--gil``) for ``seconds`` into a speedscope file."""
+    return subprocess.Popen(
+        [
+            str(Path(sys.executable).parent / "py-spy"),
+            "record",
+            "--pid",
+            str(pid),
+            "--duration",
+            str(seconds),
+            "--rate",
+            "250",
+            "--gil",
+            "--format",
+            "speedscope",
+            "--output",
+            path,
+            "--nonblocking",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+async def reconnect_storm(
+    games, ports, pids, profile_path: str | None = None
+) -> tuple[float, list[float], list[float]]:
     from websockets.asyncio.client import connect
 
     async def open_one(port, game_id, cookie):
@@ -364,10 +390,14 @@ async def reconnect_storm(games, ports, pids) -> tuple[float, list[float], list[
     first = await asyncio.gather(*(guarded(*t) for t in targets))
     for ws, _ in first:
         await ws.close()
+    spy = start_profile(pids[0], 20, profile_path) if profile_path else None
     cpu_before = [cpu_seconds(pid) for pid in pids]
     started = time.perf_counter()
     again = await asyncio.gather(*(guarded(*t) for t in targets))
     total = time.perf_counter() - started
+    if spy is not None:
+        spy.wait()
+        print(f"  py-spy profile of daphne pid {pids[0]} (20 s from the storm's start): {profile_path}")
     cpu = [cpu_seconds(pid) - before for pid, before in zip(pids, cpu_before, strict=True)]
     for ws, _ in again:
         await ws.close()
@@ -458,26 +488,7 @@ def play(args, games, ports, daphne_pids, profile_path: str | None) -> None:
     t0 = time.perf_counter()
     spy = None
     if profile_path:
-        spy = subprocess.Popen(
-            [
-                str(Path(sys.executable).parent / "py-spy"),
-                "record",
-                "--pid",
-                str(daphne_pids[0]),
-                "--duration",
-                str(max(1, int(args.seconds) - 1)),
-                "--rate",
-                "250",
-                "--gil",
-                "--format",
-                "speedscope",
-                "--output",
-                profile_path,
-                "--nonblocking",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        spy = start_profile(daphne_pids[0], max(1, int(args.seconds) - 1), profile_path)
     time.sleep(args.seconds)
     cpu_1 = [cpu_seconds(p) for p in daphne_pids]
     wait_1 = [run_delay(p) for p in daphne_pids]
@@ -639,7 +650,7 @@ def main() -> None:
             from django.db import connections
 
             connections.close_all()
-            total, connects, cpu = asyncio.run(reconnect_storm(games, ports, pids))
+            total, connects, cpu = asyncio.run(reconnect_storm(games, ports, pids, args.profile))
             print(
                 f"reconnect storm: {2 * len(games)} sockets back in {total:.1f} s; "
                 f"connect p50 {percentile(connects, 0.5) * 1000:.0f} ms, p99 {percentile(connects, 0.99) * 1000:.0f} ms; "

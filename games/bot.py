@@ -36,8 +36,12 @@ class GameBot:
         choose: Chooser = first_legal,
         think: Callable[[], float] = lambda: 0.0,
         connect_gate: asyncio.Semaphore | None = None,
+        ack_timeout: float = 5.0,
     ) -> None:
         self.connect_gate = connect_gate  # limits handshakes in flight (load tests)
+        # As the browser does (static/js/play/client.js): a move not acknowledged
+        # in this time is resent with a sync; waiting for the opponent never syncs.
+        self.ack_timeout = ack_timeout
         self.url = url
         self.cookie = cookie
         self.origin = origin
@@ -140,10 +144,14 @@ class GameBot:
                             self.moves_made += 1
                             await ws.send(json.dumps(self.pending))
                         try:
-                            wait = min(5.0, max(0.05, deadline - time.monotonic()))
+                            wait = max(0.05, deadline - time.monotonic())
+                            if self.pending is not None:
+                                wait = min(wait, self.ack_timeout)
                             raw = await asyncio.wait_for(ws.recv(), timeout=wait)
                         except TimeoutError:
-                            await ws.send(json.dumps({"type": "sync"}))
+                            if self.pending is not None:
+                                await ws.send(json.dumps(self.pending))
+                                await ws.send(json.dumps({"type": "sync"}))
                             continue
                         message = json.loads(raw)
                         if message["type"] == "error":
