@@ -63,10 +63,21 @@ class GameBot:
     def finished(self) -> bool:
         return self.snapshot is not None and self.snapshot["status"] in ("finished", "aborted")
 
-    def _take(self, message: dict[str, Any]) -> None:
-        game = message.get("game")
-        if game is None or (self.snapshot is not None and game["v"] <= self.snapshot["v"]):
-            return
+    def _patched(self, message: dict[str, Any]) -> dict[str, Any] | None:
+        """A move event's patch applied to the snapshot it was made for (docs/protocol.md)."""
+        if self.snapshot is None or self.snapshot["v"] != message["base"]:
+            return None
+        patch = dict(message["patch"])
+        added = patch.pop("added")
+        return {**self.snapshot, **patch, "v": message["v"], "moves": [*self.snapshot["moves"], *added]}
+
+    def _take(self, message: dict[str, Any]) -> bool:
+        """Keep the newest snapshot; False when a gap means the state must be asked for."""
+        game = self._patched(message) if "patch" in message else message.get("game")
+        if game is None:
+            return "patch" not in message or self.snapshot is None or message["v"] <= self.snapshot["v"]
+        if self.snapshot is not None and game["v"] <= self.snapshot["v"]:
+            return True
         if self.snapshot is None or game["ply"] != self.snapshot["ply"]:
             now = time.monotonic()
             if self.snapshot is not None:
@@ -79,6 +90,7 @@ class GameBot:
             if game["moves"][self.pending["ply"]] == self.pending["move"]:
                 self.round_trips.append((self.sent_at, time.perf_counter() - self.sent_at))
             self.pending = None
+        return True
 
     def _my_turn(self) -> dict[str, Any] | None:
         """The snapshot when this player is to move (and can), else None."""
@@ -158,7 +170,8 @@ class GameBot:
                             self.errors.append(message)
                             self.pending = None
                             continue
-                        self._take(message)
+                        if not self._take(message):
+                            await ws.send(json.dumps({"type": "sync"}))
             except (OSError, WebSocketException):  # a dropped connection: reconnect and resync
                 self.reconnects += 1
                 await asyncio.sleep(backoff * random.uniform(0.7, 1.3))

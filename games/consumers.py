@@ -121,8 +121,14 @@ class GameConsumer(JsonConsumer):
         live.cache.saw_version(self.game_id, event["v"])
         # {"type": "event", ..., "game": <snapshot>} around the snapshot the sender
         # serialised once, rather than parsing and serialising it again per socket.
-        head = compact_json({"type": "event", "event": event["event"], "v": event["v"], "you": self.side})
-        await self.send(text_data=f'{head[:-1]},"game":{event["game_json"]}}}')
+        head: dict[str, Any] = {"type": "event", "event": event["event"], "v": event["v"], "you": self.side}
+        if "patch_json" in event:  # a move from the fast path: a patch on the version below
+            head["base"] = event["v"] - 1
+            if event["ack_to"] == self.channel_name:
+                head["ack"] = event["ack"]
+            await self.send(text_data=f'{compact_json(head)[:-1]},"patch":{event["patch_json"]}}}')
+            return
+        await self.send(text_data=f'{compact_json(head)[:-1]},"game":{event["game_json"]}}}')
 
     async def game_presence(self, event: dict[str, Any]) -> None:
         if event["side"] != self.side:
@@ -161,15 +167,17 @@ class GameConsumer(JsonConsumer):
             return
         if not isinstance(client_id, str | int):
             client_id = ""
-        result = None
-        if self.side is not None:
-            result = await live.play_move(
-                game_id=self.game_id, identity=self.identity, token=token, ply=ply, client_id=str(client_id)
-            )
-        if result is None:  # the locked path decides whatever the fast one cannot
-            result = await self._run(
-                message, services.play_move, token=token, ply=ply, client_id=str(client_id)
-            )
+        if self.side is not None and await live.play_move(
+            game_id=self.game_id,
+            identity=self.identity,
+            token=token,
+            ply=ply,
+            client_id=str(client_id),
+            reply=live.Reply(self.channel_name, message.get("id")),
+        ):
+            return  # stored; the ack rides in the move's event to this socket
+        # The locked path decides whatever the fast one cannot.
+        result = await self._run(message, services.play_move, token=token, ply=ply, client_id=str(client_id))
         if result is None:
             return
         if result.flagged:

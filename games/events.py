@@ -18,7 +18,17 @@ from django.utils import timezone
 from accounts.consumers import LOBBY_GROUP
 from config.websocket import compact_json
 from games.models import Game
-from games.protocol import EndReasonName, EventName, GameStatusName, Player, Result, Snapshot
+from games.protocol import (
+    AckMessage,
+    EndReasonName,
+    EventName,
+    GameStatusName,
+    MovePatch,
+    MovePatchFields,
+    Player,
+    Result,
+    Snapshot,
+)
 
 
 def game_group(game_id: int) -> str:
@@ -51,30 +61,55 @@ def snapshot(game: Game, *, known_players: list[Player | None] | None = None) ->
     ``known_players``: the players as read before, by a caller that must not
     query the database (the fast path runs in the event loop).
     """
-    engine = game.engine
-    state = game.engine_state()
-    now = timezone.now()
-    position = engine.view(state)
-    running = None
-    if game.status == Game.Status.ACTIVE and game.time_control:
-        running = engine.to_move(state)
     result: Result | None = None
     if game.is_over:
         # The columns hold the model's choices, which are exactly the protocol's names.
         reason = cast(EndReasonName, game.end_reason)
         result = {"winner": game.winner, "reason": reason, "score": [game.score0, game.score1]}
+    live = _changed_by_moves(game)
     return {
         "id": game.pk,
         "game": game.game,
-        "name": engine.name,
+        "name": game.engine.name,
         "kind": game.kind,
-        "status": cast(GameStatusName, game.status),
+        "status": live["status"],
         "v": game.version,
-        "ply": game.ply,
+        "ply": live["ply"],
         "moves": list(game.tokens),
-        "last_move": game.tokens[-1] if game.tokens else None,
+        "last_move": live["last_move"],
         "players": players(game) if known_players is None else known_players,
-        "position": position,
+        "position": live["position"],
+        "clock": live["clock"],
+        "draw_offer": live["draw_offer"],
+        "draw_wait": live["draw_wait"],
+        "result": result,
+        "rated": game.rated,
+        "can_redo": live["can_redo"],
+    }
+
+
+def move_patch(game: Game, added: list[str]) -> MovePatch:
+    """What a move changed in the snapshot one version below: its tokens (with forced passes) and the fields they change.
+
+    Sent instead of the whole snapshot by the fast path (``games.live``): a
+    client that holds exactly the version below applies it, any other asks for
+    the state (docs/protocol.md).
+    """
+    return {**_changed_by_moves(game), "added": added}
+
+
+def _changed_by_moves(game: Game) -> MovePatchFields:
+    engine = game.engine
+    state = game.engine_state()
+    now = timezone.now()
+    running = None
+    if game.status == Game.Status.ACTIVE and game.time_control:
+        running = engine.to_move(state)
+    return {
+        "status": cast(GameStatusName, game.status),
+        "ply": game.ply,
+        "last_move": game.tokens[-1] if game.tokens else None,
+        "position": engine.view(state),
         "clock": {
             "timed": bool(game.time_control),
             "initial_ms": game.time_control * 1000,
@@ -84,8 +119,6 @@ def snapshot(game: Game, *, known_players: list[Player | None] | None = None) ->
         },
         "draw_offer": game.draw_offer_side,
         "draw_wait": [game.plies_until_draw_offer(0), game.plies_until_draw_offer(1)],
-        "result": result,
-        "rated": game.rated,
         "can_redo": bool(game.redo_moves),
     }
 
@@ -100,10 +133,27 @@ def send_game_event(game_id: int, event: EventName, payload: Snapshot) -> None:
 
 
 async def broadcast_game_event(game_id: int, event: EventName, payload: Snapshot) -> None:
-    """``send_game_event`` from the event loop (the fast path's way, without a thread)."""
+    """``send_game_event`` from the event loop (without a thread)."""
     await get_channel_layer().group_send(
         game_group(game_id),
         {"type": "game.event", "event": event, "v": payload["v"], "game_json": compact_json(payload)},
+    )
+
+
+async def broadcast_move(
+    game_id: int, version: int, patch: MovePatch, *, ack_to: str, ack: AckMessage
+) -> None:
+    """A move as a patch on the version below; the socket ``ack_to`` (the mover's) finds its ``ack`` inside."""
+    await get_channel_layer().group_send(
+        game_group(game_id),
+        {
+            "type": "game.event",
+            "event": "move",
+            "v": version,
+            "patch_json": compact_json(patch),
+            "ack_to": ack_to,
+            "ack": ack,
+        },
     )
 
 

@@ -47,7 +47,7 @@ from django.db.models.base import ModelState
 from accounts.identity import Identity
 from games import events, rows
 from games.models import Game, Move
-from games.protocol import Player
+from games.protocol import AckMessage, Player
 from games.services import deadlines, queue
 from games.services.base import GameError, MoveResult, now
 from games.services.moves import check_move, make_move
@@ -329,6 +329,14 @@ async def _read(game_id: int, previous: Seen) -> Seen | None:
 # --- the move -------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Reply:
+    """Where the mover's ``ack`` goes: the socket's channel name, and the ``id`` of its move."""
+
+    channel: str
+    id: Any
+
+
 class NotHere(Exception):
     """The fast path cannot decide this move: the locked path must."""
 
@@ -359,9 +367,13 @@ def _decide(seen: Seen, identity: Identity, token: str, ply: int, client_id: str
 
 
 async def play_move(
-    *, game_id: int, identity: Identity, token: str, ply: int, client_id: str
+    *, game_id: int, identity: Identity, token: str, ply: int, client_id: str, reply: Reply
 ) -> MoveResult | None:
-    """The player's move, stored and announced; None when the locked path must decide it."""
+    """The player's move, stored and announced; None when the locked path must decide it.
+
+    The announcement is a patch on the version below, and the mover's ``ack``
+    rides inside it to the socket ``reply.channel`` (one frame fewer per move).
+    """
     if not enabled():
         return None
     seen = cache.get(game_id)  # filled when the socket opened
@@ -380,8 +392,15 @@ async def play_move(
             return None
         if stored:
             cache.put(game, seen.players)
-            payload = events.snapshot(game, known_players=seen.players)
-            await events.broadcast_game_event(game_id, "move", payload)
+            patch = events.move_patch(game, [move.token for move in moves])
+            ack: AckMessage = {
+                "type": "ack",
+                "id": reply.id,
+                "ply": ply,
+                "v": game.version,
+                "duplicate": False,
+            }
+            await events.broadcast_move(game_id, game.version, patch, ack_to=reply.channel, ack=ack)
             if wanted := queue.follow_ups(game):
                 await sync_to_async(_send_all, thread_sensitive=False)(wanted)
             return MoveResult(ply=ply, version=game.version)

@@ -139,6 +139,25 @@ class Snapshot(TypedDict):
     can_redo: bool
 
 
+class MovePatchFields(TypedDict):
+    """The snapshot's fields a move changes."""
+
+    status: GameStatusName
+    ply: int
+    last_move: str | None
+    position: dict[str, Any]
+    clock: Clock
+    draw_offer: int | None
+    draw_wait: list[int]
+    can_redo: bool
+
+
+class MovePatch(MovePatchFields):
+    """A move event's ``patch``: apply to the snapshot of version ``base`` (docs/protocol.md)."""
+
+    added: list[str]  # the tokens the move added to ``moves``: the move, then any forced passes
+
+
 class StateMessage(TypedDict, total=False):
     type: Literal["state"]
     v: int
@@ -155,6 +174,18 @@ class EventMessage(TypedDict):
     v: int
     you: int | None
     game: Snapshot
+
+
+class MoveEventMessage(TypedDict, total=False):
+    """A move as a patch (the fast path): ``patch`` applies to the snapshot of version ``base``."""
+
+    type: Literal["event"]
+    event: Literal["move"]
+    v: int
+    you: int | None
+    base: int
+    patch: MovePatch
+    ack: AckMessage  # only on the mover's own socket
 
 
 class AckMessage(TypedDict):

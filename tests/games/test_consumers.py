@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from datetime import timedelta
 
 import pytest
@@ -14,13 +15,34 @@ from tests.games.conftest import game_socket
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
+_held: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # per socket: read, not yet asked for
+
+
 async def next_of(ws, *types: str, timeout: float = 5) -> dict:
-    """The next message of one of ``types``, skipping broadcasts that are not asked for (never errors)."""
+    """The next message of one of ``types``, skipping broadcasts that are not asked for (never errors).
+
+    An ``ack`` may ride inside the move's event (the fast path, docs/protocol.md):
+    asked for an ack, that event gives it, and the event is still there to be read.
+    """
+    held = _held.setdefault(ws, [])
     while True:
-        message = await ws.receive_json_from(timeout=timeout)
+        message = held.pop(0) if held else await ws.receive_json_from(timeout=timeout)
+        if "ack" in types and message["type"] == "event" and "ack" in message:
+            held.insert(0, {key: value for key, value in message.items() if key != "ack"})
+            return message["ack"]
         if message["type"] in types:
             return message
         assert message["type"] in ("presence", "event", "state"), message
+
+
+def shown(event: dict, before: dict) -> dict:
+    """The snapshot a client shows after ``event`` when it held ``before``: whole, or patched (a fast move)."""
+    if "patch" not in event:
+        return event["game"]
+    assert event["base"] == before["v"] == event["v"] - 1
+    patch = dict(event["patch"])
+    added = patch.pop("added")
+    return {**before, **patch, "v": event["v"], "moves": before["moves"] + added}
 
 
 async def presence_notice(ws, *, online: bool) -> dict:
@@ -53,8 +75,9 @@ async def test_both_players_see_a_move_and_only_the_mover_gets_the_ack(human_gam
     seen_by_b = await next_of(b, "event")
     for seen in (seen_by_a, seen_by_b):
         assert seen["event"] == "move" and seen["v"] == v + 1
-        assert seen["game"]["moves"] == ["d3"] and seen["game"]["clock"]["running"] == 1
-    assert seen_by_b["you"] == 1
+        game = shown(seen, state_b["game"])
+        assert game["moves"] == ["d3"] and game["clock"]["running"] == 1 and game["ply"] == 1
+    assert seen_by_b["you"] == 1 and "ack" not in seen_by_b
     await a.disconnect()
     await b.disconnect()
 
@@ -113,11 +136,11 @@ async def test_a_spectator_and_a_player_of_another_game_can_watch_but_not_move(h
 
 async def test_a_spectator_sees_moves_live(human_game):
     game_id, (_, alice), _ = await database_sync_to_async(human_game)()
-    watcher, _ = await open_socket(game_id, None)
+    watcher, state = await open_socket(game_id, None)
     a, _ = await open_socket(game_id, alice)
     await a.send_json_to({"type": "move", "move": "f5", "ply": 0, "id": 1})
     event = await next_of(watcher, "event")
-    assert event["game"]["moves"] == ["f5"] and event["you"] is None
+    assert shown(event, state["game"])["moves"] == ["f5"] and event["you"] is None and "ack" not in event
     await watcher.disconnect()
     await a.disconnect()
 

@@ -56,8 +56,10 @@ async def test_a_move_is_stored_and_announced_without_the_locked_path(human_game
     await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": "m1"})
     assert await next_of(a, "ack") == {"type": "ack", "id": "m1", "ply": 0, "v": v + 1, "duplicate": False}
     event = await next_of(b, "event")
-    assert event["v"] == v + 1 and event["game"]["moves"] == ["d3"]
-    assert event["game"]["players"][0]["name"] == "alice"
+    assert event["v"] == v + 1 and event["base"] == v and event["patch"]["added"] == ["d3"]
+    assert (
+        "ack" not in event and "players" not in event["patch"]
+    )  # the ack is the mover's, names never change
     await b.send_json_to({"type": "move", "move": "c3", "ply": 1, "id": "m2"})
     assert (await next_of(b, "ack"))["v"] == v + 2
     assert locked_path_calls == []

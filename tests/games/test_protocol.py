@@ -73,3 +73,36 @@ def test_the_snapshot_has_exactly_the_documented_fields(user_factory):
     )
     snapshot = events.snapshot(Game.objects.get(pk=game.pk))
     assert set(snapshot) == set(protocol.Snapshot.__annotations__) == documented
+
+
+def _top_level_keys(block: str) -> set[str]:
+    keys, depth = set(), 0
+    for token in re.finditer(r'[{}\[\]]|"([a-z_]+)":', re.sub(r"//.*", "", block)):
+        if token.group(0) in "{[":
+            depth += 1
+        elif token.group(0) in "}]":
+            depth -= 1
+        elif depth == 1:
+            keys.add(token.group(1))
+    return keys
+
+
+@pytest.mark.django_db
+def test_the_move_patch_has_exactly_the_documented_fields_and_rebuilds_the_snapshot(user_factory):
+    block = DOC[DOC.index("## The move patch") :]
+    block = block[block.index("```json") + 7 : block.index("```", block.index("```json") + 7)]
+    game = services.create_computer_game(
+        identity=Identity(user_factory(), None), game="reversi", level="easy", side=0
+    )
+    before = events.snapshot(Game.objects.get(pk=game.pk))
+    services.play_move(game_id=game.pk, identity=Identity(game.user0, None), token="d3", ply=0)
+    after_game = Game.objects.get(pk=game.pk)
+    after = events.snapshot(after_game)
+    added = after_game.tokens[len(before["moves"]) :]
+    patch = events.move_patch(after_game, added)
+    assert set(patch) == set(protocol.MovePatch.__annotations__) == _top_level_keys(block)
+    changed = {key: value for key, value in patch.items() if key != "added"}
+    rebuilt = {**before, **changed, "v": after["v"], "moves": before["moves"] + patch["added"]}
+    for snapshot in (rebuilt, after):  # a running clock reads differently a moment later
+        snapshot["clock"] = {**snapshot["clock"], "at": 0, "ms": None}
+    assert rebuilt == after

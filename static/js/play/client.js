@@ -90,7 +90,10 @@ export class GameClient {
     }
     const handler = {
       state: () => this.accept(message, "state"),
-      event: () => this.accept(message, message.event),
+      event: () => {
+        this.accept(message, message.event);
+        if (message.ack) this.onAck(message.ack); // a move of ours, acknowledged inside its event
+      },
       ack: () => this.onAck(message),
       error: () => this.onError(message),
       presence: () => this.onPresence(message),
@@ -107,7 +110,7 @@ export class GameClient {
       this.online = message.online;
       this.presenceSeq = message.presence_seq ?? this.presenceSeq;
     }
-    const game = message.game;
+    const game = message.patch ? this.patched(message) : message.game;
     if (!game) return;
     if (this.game && game.v < this.game.v) return; // older than what we show: never go back
     if (this.game && game.v === this.game.v && message.type !== "state") return;
@@ -118,6 +121,18 @@ export class GameClient {
     this.game = game;
     if (this.pending && game.ply > this.pending.message.ply && game.status !== "active") this.clearPending();
     this.handlers.onSnapshot?.(game, { event, previous, you: this.you, online: this.online });
+  }
+
+  // A move event may carry only what the move changed, on top of version
+  // `base`: applied to exactly that version, else the full state is asked for.
+  patched(message) {
+    if (!this.game || message.v <= this.game.v) return null; // nothing to apply it to, or old news
+    if (this.game.v !== message.base) {
+      this.sync();
+      return null;
+    }
+    const { added, ...changed } = message.patch;
+    return { ...this.game, ...changed, v: message.v, moves: this.game.moves.concat(added) };
   }
 
   onAck(message) {
