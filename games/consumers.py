@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import psycopg
 from channels.db import database_sync_to_async
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -35,7 +36,7 @@ def in_db_thread(func):
 
 
 @in_db_thread
-def _open(game_id: int, scope: dict) -> tuple[Snapshot | None, Identity, int | None, tuple[list[bool], int]]:
+def _open(game_id: int, scope: dict) -> Opened:
     """Everything a new socket needs, in one trip to a database thread.
 
     Hundreds of sockets reconnect at once after a network blip; each one costs
@@ -60,6 +61,40 @@ def _open(game_id: int, scope: dict) -> tuple[Snapshot | None, Identity, int | N
     return payload, identity, side, online
 
 
+Opened = tuple[Snapshot | None, Identity, int | None, tuple[list[bool], int]]
+
+
+async def _open_in_loop(game_id: int, scope: dict) -> Opened | None:
+    """``_open`` without a database thread, for a game this process has seen (PostgreSQL only).
+
+    The row is read again on the event loop's own connection (its players'
+    names are this process's, unchanged unless the seats changed) and presence
+    goes to Redis on an asyncio client: a reconnect storm is mostly these.
+    None when the thread must do it: a game not seen here, new players, or an
+    obligation overdue (``services.attend`` belongs to the locked path).
+    """
+    seen = live.cache.get(game_id) if live.enabled() else None
+    if seen is None:
+        return None
+    try:
+        seen = await live.read(game_id, seen)
+    except (psycopg.Error, OSError):
+        return None
+    if seen is None:
+        return None
+    game = seen.game()
+    if game.attention_at is not None and game.attention_at <= timezone.now():
+        return None
+    # The session was loaded by the auth middleware: reading it here does no I/O.
+    identity = identity_from_scope(scope)
+    side = game.side_of(identity)
+    if side is None:
+        online = await presence.online_in_loop(game_id)
+    else:
+        online = await presence.change_in_loop(game_id, side, +1)
+    return events.snapshot(game, known_players=seen.players), identity, side, online
+
+
 @in_db_thread
 def _snapshot(game_id: int) -> Snapshot:
     return events.snapshot(rows.read_game(game_id))
@@ -72,7 +107,8 @@ class GameConsumer(JsonConsumer):
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        payload, self.identity, self.side, (online, seq) = await _open(self.game_id, self.scope)
+        opened = await _open_in_loop(self.game_id, self.scope) or await _open(self.game_id, self.scope)
+        payload, self.identity, self.side, (online, seq) = opened
         if payload is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -87,7 +123,7 @@ class GameConsumer(JsonConsumer):
             return
         await self.channel_layer.group_discard(events.game_group(self.game_id), self.channel_name)
         if self.side is not None:
-            online, seq = await in_db_thread(presence.change)(self.game_id, self.side, -1)
+            online, seq = await presence.change_in_loop(self.game_id, self.side, -1)
             # Closing one of two tabs leaves the player online.
             await self._broadcast_presence(online=online[self.side], seq=seq)
 
@@ -97,7 +133,7 @@ class GameConsumer(JsonConsumer):
             {"type": "game.presence", "side": self.side, "online": online, "seq": seq},
         )
 
-    def _state(self, payload: dict[str, Any], online: list[bool], seq: int) -> dict[str, Any]:
+    def _state(self, payload: Snapshot, online: list[bool], seq: int) -> dict[str, Any]:
         return {
             "type": "state",
             "v": payload["v"],

@@ -308,8 +308,9 @@ async def _write(game: Game, seen: Seen, moves: list[Move]) -> bool:
     return bool(row and row[0])
 
 
-async def _read(game_id: int, previous: Seen) -> Seen | None:
-    """The game's committed row, or None (gone, or its players changed: the locked path knows their names)."""
+async def read(game_id: int, previous: Seen) -> Seen | None:
+    """The game's committed row (read in the event loop), or None: gone, or its
+    players changed since ``previous`` (a database thread knows their names)."""
     sql, names, compiler, converters = _read_statement()
     async with _pool().connection() as conn:
         cursor = await conn.execute(sql, [game_id])
@@ -380,7 +381,7 @@ async def play_move(
     for _attempt in range(2):
         try:
             if seen is not None and seen.stale:
-                seen = await _read(game_id, seen)
+                seen = await read(game_id, seen)
             if seen is None:
                 return None
             game, moves = _decide(seen, identity, token, ply, client_id)

@@ -8,10 +8,12 @@ are context-local), which cost a new Redis connection per call under load.
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections import Counter
 from functools import cache
+from typing import Any
 
 from django.conf import settings
 
@@ -26,6 +28,27 @@ def _redis():
     import redis
 
     return redis.Redis.from_url(settings.REDIS_URL) if settings.REDIS_URL else None
+
+
+# One asyncio client per event loop (daphne has one; tests make many).
+_async_clients: dict[asyncio.AbstractEventLoop, Any] = {}
+
+
+def _async_redis():
+    if not settings.REDIS_URL:
+        return None
+    loop = asyncio.get_running_loop()
+    client = _async_clients.get(loop)
+    if client is None:
+        import redis.asyncio
+
+        client = _async_clients[loop] = redis.asyncio.Redis.from_url(settings.REDIS_URL)
+    return client
+
+
+def forget_async_clients() -> None:
+    """Drop the asyncio clients (tests: their event loops are gone)."""
+    _async_clients.clear()
 
 
 def _key(game_id: int, side: int) -> str:
@@ -48,11 +71,6 @@ return seq
 """
 
 
-@cache
-def _next_seq(client):
-    return client.register_script(_NEXT_SEQ)
-
-
 def _flags(values: list) -> list[bool]:
     return [bool(value) and int(value) > 0 for value in values]
 
@@ -68,34 +86,75 @@ def change(game_id: int, side: int, delta: int) -> tuple[list[bool], int]:
     reconnect storm comes through here.
     """
     client = _redis()
-    key = _key(game_id, side)
-    keys = [_key(game_id, s) for s in (0, 1)]
     if client is None:
-        with _local_lock:
-            _local_counts[key] = max(0, _local_counts[key] + delta)
-            _local_counts[_seq_key(game_id)] += 1
-            return [_local_counts[k] > 0 for k in keys], _local_counts[_seq_key(game_id)]
-    pipe = client.pipeline()
-    pipe.incrby(key, delta)
-    pipe.expire(key, TTL_SECONDS)
-    _next_seq(client)(keys=[_seq_key(game_id)], args=[time.time_ns() // 1000, TTL_SECONDS], client=pipe)
-    pipe.mget(keys)
+        return _change_here(game_id, side, delta)
+    pipe = _queue_change(client.pipeline(), game_id, side, delta)
     count, _, seq, values = pipe.execute()
     if count < 0:
-        client.set(key, 0, ex=TTL_SECONDS)
+        client.set(_key(game_id, side), 0, ex=TTL_SECONDS)
+    return _after_change(side, count, values), seq
+
+
+async def change_in_loop(game_id: int, side: int, delta: int) -> tuple[list[bool], int]:
+    """``change`` from the event loop, on an asyncio Redis client (no thread)."""
+    client = _async_redis()
+    if client is None:
+        return _change_here(game_id, side, delta)
+    pipe = _queue_change(client.pipeline(), game_id, side, delta)
+    count, _, seq, values = await pipe.execute()
+    if count < 0:
+        await client.set(_key(game_id, side), 0, ex=TTL_SECONDS)
+    return _after_change(side, count, values), seq
+
+
+def _change_here(game_id: int, side: int, delta: int) -> tuple[list[bool], int]:
+    key, keys = _key(game_id, side), [_key(game_id, s) for s in (0, 1)]
+    with _local_lock:
+        _local_counts[key] = max(0, _local_counts[key] + delta)
+        _local_counts[_seq_key(game_id)] += 1
+        return [_local_counts[k] > 0 for k in keys], _local_counts[_seq_key(game_id)]
+
+
+def _queue_change(pipe: Any, game_id: int, side: int, delta: int) -> Any:
+    # The same commands on a blocking or an asyncio pipeline (queueing is synchronous in both).
+    key = _key(game_id, side)
+    pipe.incrby(key, delta)
+    pipe.expire(key, TTL_SECONDS)
+    pipe.eval(_NEXT_SEQ, 1, _seq_key(game_id), time.time_ns() // 1000, TTL_SECONDS)
+    pipe.mget([_key(game_id, s) for s in (0, 1)])
+    return pipe
+
+
+def _after_change(side: int, count: int, values: list) -> list[bool]:
+    if count < 0:  # more closes than opens were counted (a crash, an expiry): start again from zero
         values[side] = 0
-    return _flags(values), seq
+    return _flags(values)
 
 
 def online(game_id: int) -> tuple[list[bool], int]:
     """Who is online in a game, and its presence sequence number (see ``change``)."""
     client = _redis()
-    keys = [_key(game_id, side) for side in (0, 1)]
     if client is None:
-        with _local_lock:
-            return [_local_counts[key] > 0 for key in keys], _local_counts[_seq_key(game_id)]
-    pipe = client.pipeline()
-    pipe.mget(keys)
-    pipe.get(_seq_key(game_id))
-    values, seq = pipe.execute()
+        return _online_here(game_id)
+    values, seq = _queue_online(client.pipeline(), game_id).execute()
     return _flags(values), int(seq or 0)
+
+
+async def online_in_loop(game_id: int) -> tuple[list[bool], int]:
+    """``online`` from the event loop."""
+    client = _async_redis()
+    if client is None:
+        return _online_here(game_id)
+    values, seq = await _queue_online(client.pipeline(), game_id).execute()
+    return _flags(values), int(seq or 0)
+
+
+def _online_here(game_id: int) -> tuple[list[bool], int]:
+    with _local_lock:
+        return [_local_counts[_key(game_id, side)] > 0 for side in (0, 1)], _local_counts[_seq_key(game_id)]
+
+
+def _queue_online(pipe: Any, game_id: int) -> Any:
+    pipe.mget([_key(game_id, side) for side in (0, 1)])
+    pipe.get(_seq_key(game_id))
+    return pipe

@@ -41,7 +41,7 @@ def _default_language():
 
 @pytest.fixture(autouse=True)
 def _fresh_cache_and_layers():
-    from games import live
+    from games import live, presence
 
     cache.clear()
     channel_layers.backends.clear()
@@ -50,6 +50,7 @@ def _fresh_cache_and_layers():
     channel_layers.backends.clear()
     live.cache.clear()
     live.close_connections()  # else the test database cannot be dropped at the end
+    presence.forget_async_clients()
 
 
 if EXTERNAL_SITE:

@@ -168,3 +168,29 @@ async def test_a_stale_move_is_refused_by_the_locked_path_with_its_message(human
     error = await next_of(a, "error")
     assert error["code"] == "stale" and locked_path_calls == ["d3"]
     await a.disconnect()
+
+
+async def test_a_reconnect_to_a_process_that_saw_the_game_reads_it_fresh_without_a_database_thread(
+    human_game, monkeypatch
+):
+    from games import consumers
+
+    game_id, (alice_identity, alice), (bob_identity, bob) = await database_sync_to_async(human_game)()
+    a, first = await open_socket(game_id, alice)  # through a database thread: this process now knows the game
+    await a.disconnect()
+    await database_sync_to_async(services.play_move)(
+        game_id=game_id, identity=alice_identity, token="d3", ply=0
+    )
+    threads = []
+    original = consumers._open
+
+    async def counting(*args):
+        threads.append(args)
+        return await original(*args)
+
+    monkeypatch.setattr(consumers, "_open", counting)
+    b, state = await open_socket(game_id, bob)
+    assert threads == []
+    assert state["you"] == 1 and state["game"]["moves"] == ["d3"] and state["v"] == first["v"] + 1
+    assert state["game"]["players"] == first["game"]["players"] and state["online"] == [False, True]
+    await b.disconnect()
