@@ -130,3 +130,5 @@ def test_the_redis_cache_reuses_one_client_across_requests(settings):
     assert (
         RedisCache("redis://127.0.0.1:1/0", {})._cache is not RedisCache("redis://127.0.0.1:1/0", {})._cache
     )
+    # and one redis.Redis around its pool, where Django builds one for every call
+    assert first._cache.get_client() is second._cache.get_client(write=True)
