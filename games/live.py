@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
@@ -45,7 +46,7 @@ from django.db.models import Field
 from django.db.models.base import ModelState
 
 from accounts.identity import Identity
-from games import events, rows
+from games import events
 from games.models import Game, Move
 from games.protocol import AckMessage, Player
 from games.services import deadlines, queue
@@ -94,6 +95,7 @@ class Seen:
 
 
 _VERSION = FIELD_NAMES.index("version")
+_JSON_POSITIONS = frozenset(FIELD_NAMES.index(name) for name in _JSON_FIELDS)
 
 
 def _copy_json(value: Any) -> Any:
@@ -127,16 +129,21 @@ class GameCache:
         return seen
 
     def put(self, game: Game, players: list[Player | None]) -> None:
-        seen = Seen(tuple(getattr(game, name) for name in FIELD_NAMES), players)
-        current = self._rows.get(game.pk)
+        self.put_values(game.pk, tuple(getattr(game, name) for name in FIELD_NAMES), players)
+
+    def put_values(self, game_id: int, values: tuple[Any, ...], players: list[Player | None]) -> Seen:
+        """Keep a row (unless a newer one is kept already); the row kept."""
+        seen = Seen(values, players)
+        current = self._rows.get(game_id)
         if current is not None and current.version > seen.version:
-            return
-        self._rows[game.pk] = seen
+            return current
+        self._rows[game_id] = seen
         while len(self._rows) > self.size:
             try:
                 self._rows.popitem(last=False)
             except KeyError:
                 break
+        return seen
 
     def saw_version(self, game_id: int, version: int) -> None:
         """An event of ``version`` went out: a cached row older than that is stale."""
@@ -291,8 +298,10 @@ def _write_params(
 
 
 @functools.cache
-def _read_statement() -> tuple[str, list[str], Any, dict]:
-    return rows._select_statement(_connection(), locked=False)
+def _read_statement() -> str:
+    quote = _connection().ops.quote_name
+    columns = ", ".join(quote(_game_field(name).column) for name in FIELD_NAMES)
+    return f"SELECT {columns} FROM {quote(Game._meta.db_table)} WHERE {quote(Game._meta.pk.column)} = %s"
 
 
 async def _write(game: Game, seen: Seen, moves: list[Move]) -> bool:
@@ -311,20 +320,19 @@ async def _write(game: Game, seen: Seen, moves: list[Move]) -> bool:
 async def read(game_id: int, previous: Seen) -> Seen | None:
     """The game's committed row (read in the event loop), or None: gone, or its
     players changed since ``previous`` (a database thread knows their names)."""
-    sql, names, compiler, converters = _read_statement()
     async with _pool().connection() as conn:
-        cursor = await conn.execute(sql, [game_id])
+        cursor = await conn.execute(_read_statement(), [game_id])
         row = await cursor.fetchone()
     if row is None:
         return None
-    if converters:
-        row = next(compiler.apply_converters([list(row)], converters))
-    game = Game.from_db(DEFAULT_DB_ALIAS, names, list(row))
-    values = tuple(getattr(game, name) for name in FIELD_NAMES)
+    # Django's adapters hand JSON over as text (its JSONField decodes it): the only conversion.
+    values = tuple(
+        json.loads(value) if index in _JSON_POSITIONS and value is not None else value
+        for index, value in enumerate(row)
+    )
     if _players_key(previous.values) != _players_key(values):
         return None
-    cache.put(game, previous.players)
-    return cache.get(game_id)
+    return cache.put_values(game_id, values, previous.players)
 
 
 # --- the move -------------------------------------------------------------------
