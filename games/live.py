@@ -62,7 +62,13 @@ FIELD_NAMES: tuple[str, ...] = tuple(field.attname for field in Game._meta.concr
 
 
 def enabled() -> bool:
-    return settings.GAMES_FAST_MOVES and connections[DEFAULT_DB_ALIAS].vendor == "postgresql"
+    return settings.GAMES_FAST_MOVES and _on_postgresql()
+
+
+@functools.cache
+def _on_postgresql() -> bool:
+    # Asked on every socket open and move; ``connections[...]`` is a context-local lookup.
+    return connections[DEFAULT_DB_ALIAS].vendor == "postgresql"
 
 
 # --- the rows this process has seen ----------------------------------------------
