@@ -23,6 +23,10 @@ game. Only PostgreSQL has the fast path (SQLite cannot update inside ``WITH``);
 Writes that do not bump ``Game.version`` (the sweep's bookkeeping, a guest who
 registers) are never overwritten: the update sets only the columns the move
 changed.
+
+The move goes out as a patch on the version below (``events.move_patch``), with
+the mover's ``ack`` inside. A socket that opens on a game this process has seen
+reads the row here too (``read``), without a database thread.
 """
 
 from __future__ import annotations
