@@ -105,27 +105,33 @@ class GameConsumer(JsonConsumer):
     side: int | None
     identity: Identity
 
+    subscribed = False
+
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        # Listen first, then read: a move made while the state is read arrives as
+        # an event (older ones are ignored by version). Read first, and a move in
+        # between would be in neither, and the board would wait for it forever.
+        await self.channel_layer.group_add(events.game_group(self.game_id), self.channel_name)
+        self.subscribed = True
         opened = await _open_in_loop(self.game_id, self.scope) or await _open(self.game_id, self.scope)
         payload, self.identity, self.side, (online, seq) = opened
         if payload is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        await self.channel_layer.group_add(events.game_group(self.game_id), self.channel_name)
         await self.accept()
         if self.side is not None:
             await self._broadcast_presence(online=True, seq=seq)
         await self.send_json(self._state(payload, online, seq))
 
     async def disconnect(self, code: int) -> None:
-        if not hasattr(self, "identity"):
-            return
-        await self.channel_layer.group_discard(events.game_group(self.game_id), self.channel_name)
-        if self.side is not None:
-            online, seq = await presence.change_in_loop(self.game_id, self.side, -1)
+        if self.subscribed:
+            await self.channel_layer.group_discard(events.game_group(self.game_id), self.channel_name)
+        side = getattr(self, "side", None)  # unset if the socket never opened
+        if side is not None:
+            online, seq = await presence.change_in_loop(self.game_id, side, -1)
             # Closing one of two tabs leaves the player online.
-            await self._broadcast_presence(online=online[self.side], seq=seq)
+            await self._broadcast_presence(online=online[side], seq=seq)
 
     async def _broadcast_presence(self, *, online: bool, seq: int) -> None:
         await self.channel_layer.group_send(

@@ -9,6 +9,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
+from games import services
 from games.models import Game, Move
 from tests.games.conftest import game_socket
 
@@ -302,3 +303,25 @@ async def test_a_sync_after_the_clock_ran_out_shows_the_loss_on_time(human_game)
     state = await next_of(a, "state")
     assert state["game"]["result"] == {"winner": 1, "reason": "timeout", "score": [2, 2]}
     await a.disconnect()
+
+
+async def test_a_move_made_while_the_opponent_s_socket_opens_still_reaches_it(human_game, monkeypatch):
+    """The socket listens before it reads the game: a move in between arrives as an event."""
+    from games import consumers
+
+    game_id, (alice_identity, _), (_, bob) = await database_sync_to_async(human_game)()
+    original = consumers._open
+
+    async def read_then_alice_moves(*args):
+        opened = await original(*args)
+        await database_sync_to_async(services.play_move)(
+            game_id=game_id, identity=alice_identity, token="d3", ply=0
+        )
+        return opened
+
+    monkeypatch.setattr(consumers, "_open", read_then_alice_moves)
+    b, state = await open_socket(game_id, bob)
+    assert state["game"]["moves"] == []  # read before the move
+    event = await next_of(b, "event")
+    assert shown(event, state["game"])["moves"] == ["d3"]
+    await b.disconnect()
