@@ -173,7 +173,7 @@ class Search:
             return me.bit_count() - opp.bit_count()
         empty = FULL ^ occupied
         clones = dilate(me) & empty
-        reach = dilate(clones | me) & empty
+        reach = dilate(dilate(me)) & empty  # within two steps: clones and jumps
         if not reach:  # forced pass; the opponent can always move then
             return -self._negamax(opp, me, depth - 1, -beta, -alpha, ply + 1)
         if depth == 1 and empty & (empty - 1):
