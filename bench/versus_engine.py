@@ -8,7 +8,9 @@ fetches or builds one). Each game starts from a random opening of 2-4 plies
 default budget (or ``--budget`` seconds); the engine gets ``go movetime N`` per
 move and is told the position as ``position fen <FEN>`` (our FEN is the same
 notation as the community's for both games). Prints W-D-L from our side and
-our CPU time per move (time.process_time: the machine is shared).
+our CPU time per move (time.process_time: the machine is shared). Our Ataxx has
+no move-count rule, so a game still running after ``--max-plies`` (500) is
+stopped and counted as a draw, with its position printed.
 """
 
 from __future__ import annotations
@@ -91,11 +93,17 @@ def main() -> None:
     parser.add_argument("--level", default="hard")
     parser.add_argument("--budget", type=float, default=None)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--max-plies",
+        type=int,
+        default=500,
+        help="a game still running after this many plies counts as a draw",
+    )
     args = parser.parse_args()
     game = ENGINES[args.slug]
     warm_up()
     outside = OutsideEngine(args.engine, PROTOCOL[args.slug])
-    wins = draws = losses = 0
+    wins = draws = losses = stopped = 0
     cpu, moves = 0.0, 0
     try:
         for i in range(args.games):
@@ -105,7 +113,7 @@ def main() -> None:
             for _ in range(rng.randint(2, 4)):
                 state = game.play(state, rng.choice(game.legal_moves(state)))
             ply = 0
-            while (outcome := game.outcome(state)) is None:
+            while (outcome := game.outcome(state)) is None and ply < args.max_plies:
                 legal = game.legal_moves(state)
                 if game.to_move(state) == our_side:
                     began = time.process_time()
@@ -116,7 +124,11 @@ def main() -> None:
                     move = normalise(args.slug, outside.best_move(game.fen(state), args.movetime_ms), legal)
                 state = game.play(state, move)
                 ply += 1
-            if outcome.winner is None:
+            if outcome is None:
+                stopped += 1
+                draws += 1
+                print(f"game {i + 1} stopped after {ply} plies at {game.fen(state)}", flush=True)
+            elif outcome.winner is None:
                 draws += 1
             elif outcome.winner == our_side:
                 wins += 1
@@ -129,6 +141,7 @@ def main() -> None:
     print(
         f"{args.slug} {args.level} v {Path(args.engine).name} at {args.movetime_ms} ms: {wins}-{draws}-{losses}"
         f" ({100 * score:.0f} %), our cpu {1000 * cpu / max(moves, 1):.0f} ms/move"
+        + (f"; {stopped} stopped at {args.max_plies} plies (counted as draws)" if stopped else "")
     )
 
 
