@@ -8,9 +8,13 @@ fetches or builds one). Each game starts from a random opening of 2-4 plies
 default budget (or ``--budget`` seconds); the engine gets ``go movetime N`` per
 move and is told the position as ``position fen <FEN>`` (our FEN is the same
 notation as the community's for both games). Prints W-D-L from our side and
-our CPU time per move (time.process_time: the machine is shared). Our Ataxx has
-no move-count rule, so a game still running after ``--max-plies`` (500) is
-stopped and counted as a draw, with its position printed.
+our CPU time per move (time.process_time: the machine is shared).
+
+Our Ataxx has no move-count rule, the community's (libataxx, UAI engines) a draw
+after 100 plies without a clone: tiktaxx then only answers ``0000``. So an Ataxx
+game whose halfmove clock reaches 100 is stopped and counted a draw, as the
+engine's rules have it; any game still running after ``--max-plies`` (500) too.
+Each one stopped is printed with its position.
 """
 
 from __future__ import annotations
@@ -114,6 +118,8 @@ def main() -> None:
                 state = game.play(state, rng.choice(game.legal_moves(state)))
             ply = 0
             while (outcome := game.outcome(state)) is None and ply < args.max_plies:
+                if args.slug == "ataxx" and state.halfmove >= 100:
+                    break  # the community's 50-move draw (see above)
                 legal = game.legal_moves(state)
                 if game.to_move(state) == our_side:
                     began = time.process_time()
@@ -141,7 +147,11 @@ def main() -> None:
     print(
         f"{args.slug} {args.level} v {Path(args.engine).name} at {args.movetime_ms} ms: {wins}-{draws}-{losses}"
         f" ({100 * score:.0f} %), our cpu {1000 * cpu / max(moves, 1):.0f} ms/move"
-        + (f"; {stopped} stopped at {args.max_plies} plies (counted as draws)" if stopped else "")
+        + (
+            f"; {stopped} stopped (100 plies without a clone, or {args.max_plies} in all): draws"
+            if stopped
+            else ""
+        )
     )
 
 
