@@ -10,13 +10,14 @@ The search (``search``, one call per move, iterative deepening inside):
   with a generation, so each search starts afresh);
 * move ordering: the table move, then by material gained (each capture counts
   two, a clone one more), killer moves and a history table breaking ties;
-* selectivity at nodes off the principal variation (``SELECTIVE``): null move
+* selectivity at nodes off the principal variation (argument ``selective``): null move
   pruning, jumps that capture little are not searched near the horizon (most
   jumps are bad: they leave a hole), late move reductions for the rest;
 * the evaluation (``evaluate``): material, plus part of the mover's best
   immediate gain (the tempo), minus pieces next to an empty square (they can be
   taken), plus pieces on the edge (fewer neighbours, harder to take). The
-  weights are ``PARAMS``, measured against tiktaxx and our previous Hard.
+  weights, ``PARAMS``, are first guesses, not tuned yet (one array, so that a
+  tuning run can pass others to ``Searcher``).
 
 ``search`` with ``selective=False`` is a plain alpha-beta (PVS, table and all)
 on the same evaluation: the tests check its values against a pure-Python

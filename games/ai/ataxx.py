@@ -13,8 +13,8 @@ With numba the whole search runs on the compiled core ``games.ai._ataxx_fast``:
 a selective principal variation search (null move, jumps that take little left
 out near the horizon, late move reductions, killer and history ordering) on an
 evaluation of material, tempo, exposed and edge pieces. In a quarter of a
-second it reaches depth 10-12 where the plain search below, compiled, reached
-6-9.
+second it reaches depth 8-12 in the middle game where the plain search below,
+compiled, reached 6-9.
 
 Without numba (or with ``GAMES_AI_PURE_PYTHON=1``) this module's own search
 plays: negamax alpha-beta on the piece difference with a transposition table
