@@ -9,6 +9,12 @@ default budget (or ``--budget`` seconds); the engine gets ``go movetime N`` per
 move and is told the position as ``position fen <FEN>`` (our FEN is the same
 notation as the community's for both games). Prints W-D-L from our side and
 our CPU time per move (time.process_time: the machine is shared).
+
+Our Ataxx has no move-count rule, the community's (libataxx, UAI engines) a draw
+after 100 plies without a clone: tiktaxx then only answers ``0000``. So an Ataxx
+game whose halfmove clock reaches 100 is stopped and counted a draw, as the
+engine's rules have it; any game still running after ``--max-plies`` (500) too.
+Each one stopped is printed with its position.
 """
 
 from __future__ import annotations
@@ -91,11 +97,17 @@ def main() -> None:
     parser.add_argument("--level", default="hard")
     parser.add_argument("--budget", type=float, default=None)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--max-plies",
+        type=int,
+        default=500,
+        help="a game still running after this many plies counts as a draw",
+    )
     args = parser.parse_args()
     game = ENGINES[args.slug]
     warm_up()
     outside = OutsideEngine(args.engine, PROTOCOL[args.slug])
-    wins = draws = losses = 0
+    wins = draws = losses = stopped = 0
     cpu, moves = 0.0, 0
     try:
         for i in range(args.games):
@@ -105,7 +117,9 @@ def main() -> None:
             for _ in range(rng.randint(2, 4)):
                 state = game.play(state, rng.choice(game.legal_moves(state)))
             ply = 0
-            while (outcome := game.outcome(state)) is None:
+            while (outcome := game.outcome(state)) is None and ply < args.max_plies:
+                if args.slug == "ataxx" and state.halfmove >= 100:
+                    break  # the community's 50-move draw (see above)
                 legal = game.legal_moves(state)
                 if game.to_move(state) == our_side:
                     began = time.process_time()
@@ -116,7 +130,11 @@ def main() -> None:
                     move = normalise(args.slug, outside.best_move(game.fen(state), args.movetime_ms), legal)
                 state = game.play(state, move)
                 ply += 1
-            if outcome.winner is None:
+            if outcome is None:
+                stopped += 1
+                draws += 1
+                print(f"game {i + 1} stopped after {ply} plies at {game.fen(state)}", flush=True)
+            elif outcome.winner is None:
                 draws += 1
             elif outcome.winner == our_side:
                 wins += 1
@@ -129,6 +147,11 @@ def main() -> None:
     print(
         f"{args.slug} {args.level} v {Path(args.engine).name} at {args.movetime_ms} ms: {wins}-{draws}-{losses}"
         f" ({100 * score:.0f} %), our cpu {1000 * cpu / max(moves, 1):.0f} ms/move"
+        + (
+            f"; {stopped} stopped (100 plies without a clone, or {args.max_plies} in all): draws"
+            if stopped
+            else ""
+        )
     )
 
 

@@ -123,3 +123,18 @@ def _loses_at_once(state: AtaxxState) -> bool:
         if outcome is not None and outcome.winner == ENGINE.to_move(state):
             return True
     return False
+
+
+def test_the_python_search_sees_jumps_when_no_clone_is_possible():
+    # x to move: a1 is walled in by o (no clone), but jumps to c1, c2 or c3 take two or three pieces.
+    state = ENGINE.from_fen("7/7/7/7/o1o4/ooo4/xo5 x 0 1")
+    me, opp = state.mover()
+    assert all(len(move) == 4 for move in ENGINE.legal_moves(state))
+    search = ataxx_ai.Search(time.perf_counter() + 60)
+    search.fast = None  # the pure-Python search, whether or not numba is there
+    best = max(
+        ENGINE.score(after)[0] - ENGINE.score(after)[1]
+        for after in (ENGINE.play(state, move) for move in ENGINE.legal_moves(state))
+    )
+    window = (-ataxx_ai.WIN - 1, ataxx_ai.WIN + 1)
+    assert search._negamax(me, opp, 1, *window, 0) == best  # not a forced pass

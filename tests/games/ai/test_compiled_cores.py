@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from pathlib import Path
@@ -12,7 +13,12 @@ import pytest
 from games.ai import ataxx as ataxx_ai
 from games.ai import budget_for, choose_move
 from games.ai import ultimate_ttt as uttt_ai
+from games.engines.ataxx import FULL as ATAXX_FULL
+from games.engines.ataxx import NEIGHBOURS as ATAXX_NEIGHBOURS
 from games.engines.ataxx import AtaxxEngine, generate, perft_bitboards
+from games.engines.ataxx import apply as ataxx_apply
+from games.engines.ataxx import dilate as ataxx_dilate
+from games.engines.ataxx import game_over as ataxx_game_over
 from games.engines.ultimate_ttt import UltimateTTTEngine, play_index
 
 TESTDATA = Path(__file__).resolve().parents[4] / "shared" / "testdata"
@@ -42,28 +48,108 @@ def test_ataxx_perft_matches_the_published_counts():
             assert got == expected, f"{fen} depth {depth}"
 
 
-def test_ataxx_search_values_match_the_pure_python_search_in_random_games():
-    """Same algorithm, same numbers: the compiled negamax gives the Python one's value at depth 1-3."""
+def ataxx_random_positions(seed: int, games: int) -> list[tuple[int, int]]:
+    """(me, opp) of every position of ``games`` random games (clones mostly, as in real play)."""
     engine = AtaxxEngine()
-    rng = random.Random(2)
-    checked = 0
-    for _ in range(6):
+    rng = random.Random(seed)
+    positions = []
+    for _ in range(games):
         state = engine.initial()
-        while engine.outcome(state) is None and checked < 200:
-            me, opp = state.mover()
-            # Move generation, as the engine lists it, by perft at depth 1.
-            assert ataxx_core.perft(ataxx_core.U(me), ataxx_core.U(opp), 1) == (len(generate(me, opp)) or 1)
-            if len(generate(me, opp)) and rng.random() < 0.3:
-                depth = rng.randint(1, 3)
-                fast = ataxx_ai.Search(time.perf_counter() + 60)
-                pure = ataxx_ai.Search(time.perf_counter() + 60)
-                pure.fast = None
-                window = (-ataxx_ai.WIN - 1, ataxx_ai.WIN + 1)
-                assert fast._negamax(me, opp, depth, *window, 0) == pure._negamax(me, opp, depth, *window, 0)
-                checked += 1
-            state = engine.play(state, rng.choice(engine.legal_moves(state)))
-    assert checked >= 50
+        while engine.outcome(state) is None:
+            positions.append(state.mover())
+            moves = engine.legal_moves(state)
+            clones = [m for m in moves if len(m) == 2]
+            state = engine.play(state, rng.choice(clones if clones and rng.random() < 0.8 else moves))
+    return positions
+
+
+def test_ataxx_moves_and_positions_match_the_engine_move_by_move_in_random_games():
+    out = np.zeros(ataxx_core.MAX_MOVES, np.int64)
+    positions = ataxx_random_positions(seed=2, games=12)
+    assert len(positions) > 500
+    for me, opp in positions:
+        n = ataxx_core.generate(ataxx_core.U(me), ataxx_core.U(opp), out)
+        expected = generate(me, opp)
+        assert [(code >> 6, code & 63) for code in out[:n]] == expected
+        assert ataxx_core.perft(ataxx_core.U(me), ataxx_core.U(opp), 1) == (len(expected) or 1)
+        for frm, to in expected:
+            nxt, mine = ataxx_core.play(ataxx_core.U(me), ataxx_core.U(opp), frm * 64 + to)
+            assert (int(nxt), int(mine)) == ataxx_apply(me, opp, frm, to)
     assert perft_bitboards(*AtaxxEngine().initial().mover(), 3) == 6460
+
+
+EDGE_SQUARES = [sq for sq in range(49) if sq % 7 in (0, 6) or sq // 7 in (0, 6)]
+
+
+def ataxx_reference_evaluation(me: int, opp: int) -> int:
+    """The compiled evaluation, written out on the rules engine's own functions."""
+    piece, gain_share, exposed_cost, edge_bonus = (int(w) for w in ataxx_core.PARAMS)
+    empty = ATAXX_FULL ^ (me | opp)
+    exposed = ataxx_dilate(empty)
+    edge = sum(1 << sq for sq in EDGE_SQUARES)
+    value = piece * (me.bit_count() - opp.bit_count())
+    value -= exposed_cost * ((me & exposed).bit_count() - (opp & exposed).bit_count())
+    value += edge_bonus * ((me & edge).bit_count() - (opp & edge).bit_count())
+    gains = [2 * (ATAXX_NEIGHBOURS[to] & opp).bit_count() + (frm == to) for frm, to in generate(me, opp)]
+    return value + gain_share * max(gains, default=0) * piece // 100
+
+
+def ataxx_reference_value(me: int, opp: int, depth: int, ply: int, alpha: float, beta: float) -> int:
+    """Plain alpha-beta (exact at the root with the full window) on the rules engine."""
+    if ataxx_game_over(me, opp):
+        diff = me.bit_count() - opp.bit_count()
+        return 0 if diff == 0 else (ataxx_core.WIN - ply if diff > 0 else -ataxx_core.WIN + ply)
+    if depth == 0:
+        return ataxx_reference_evaluation(me, opp)
+    moves = generate(me, opp)
+    if not moves:
+        return -ataxx_reference_value(opp, me, depth - 1, ply + 1, -beta, -alpha)
+    best = -math.inf
+    for frm, to in moves:
+        best = max(
+            best, -ataxx_reference_value(*ataxx_apply(me, opp, frm, to), depth - 1, ply + 1, -beta, -alpha)
+        )
+        alpha = max(alpha, best)
+        if alpha >= beta:
+            break
+    return int(best)
+
+
+def test_ataxx_evaluation_matches_the_reference_in_random_games():
+    for me, opp in ataxx_random_positions(seed=3, games=6):
+        assert ataxx_core.evaluate(ataxx_core.U(me), ataxx_core.U(opp), ataxx_core.PARAMS) == (
+            ataxx_reference_evaluation(me, opp)
+        )
+
+
+def test_ataxx_full_width_search_values_match_a_plain_alpha_beta_in_random_games():
+    """Without its selectivity the compiled search (PVS, table, ordering) is exact: same values."""
+    rng = random.Random(4)
+    positions = rng.sample(ataxx_random_positions(seed=4, games=6), 60)
+    for me, opp in positions:
+        moves = generate(me, opp)
+        if not moves:
+            continue
+        depth = 3 if len(moves) < 30 else rng.randint(1, 2)
+        searcher = ataxx_core.Searcher(time.perf_counter() + 60, selective=False)
+        code = searcher.best_move(
+            me, opp, [frm * 64 + to for frm, to in moves], depth, time.perf_counter() + 60
+        )
+        expected = ataxx_reference_value(me, opp, depth, 0, -math.inf, math.inf)
+        assert searcher.value == expected
+        # The move chosen is worth that much.
+        after = ataxx_apply(me, opp, code >> 6, code & 63)
+        assert -ataxx_reference_value(*after, depth - 1, 1, -math.inf, math.inf) == expected
+
+
+def test_ataxx_selective_search_stops_on_the_deadline_and_keeps_a_legal_move():
+    me, opp = ataxx_random_positions(seed=6, games=1)[30]
+    codes = [frm * 64 + to for frm, to in generate(me, opp)]
+    searcher = ataxx_core.Searcher(time.perf_counter() + 0.05)
+    started = time.perf_counter()
+    code = searcher.best_move(me, opp, codes, 60, time.perf_counter() + 0.05)
+    assert time.perf_counter() - started < 0.1
+    assert code in codes and searcher.depth_reached >= 4
 
 
 def test_ataxx_hard_moves_at_a_quarter_of_the_old_budget():
