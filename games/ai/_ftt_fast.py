@@ -6,7 +6,9 @@ widening (a node opens ``K0 + visits ** ALPHA`` children, in the order of the
 one-move heuristic ``ordered_cells``), UCB1 among the open children, and a
 tactical playout to the full board (cash your best threat, else block the
 opponent's, else a random cell) rewarded ``0.5 + 0.5 * tanh(diff / 3)``. The
-move played is the root child with the most visits.
+move played is the root child with the most visits. One difference: a share
+of the playout moves is random (``noise``), which the many more iterations
+need (``games.ai.four_tac_toe.PLAYOUT_NOISE``).
 
 A position is ``owner`` (int8[81]: 0 empty, 1 X, 2 O, 3 the forbidden e5),
 ``codes`` (int8[232]: per scoring line 0 empty, 1-3 X marks and no O, 4-6 O
@@ -173,7 +175,10 @@ def playout(
     """Tactical playout to the full board, in place; the final score difference (X minus O).
 
     Each side cashes its best threat, else blocks the opponent's best, else takes
-    a random empty cell (``FourTacToeAdapter.playout``).
+    a random empty cell (``FourTacToeAdapter.playout``). ``noise`` (out of 1024)
+    is the share of moves made at random regardless: tactical playouts are
+    nearly deterministic, and without some noise a longer search found no better
+    moves (see ``games.ai.four_tac_toe.PLAYOUT_NOISE``).
     """
     free = np.empty(81, np.int64)
     where = np.zeros(81, np.int64)
