@@ -23,17 +23,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.ai import choose_move  # noqa: E402
+from games.ai._cores import pure_python  # noqa: E402
 from games.engines import ENGINES  # noqa: E402
-
-
-def _no_core() -> None:
-    return None
 
 
 def play(slug: str, level: str, pure_budget: float, opening_seed: int, a_side: int, seed: int) -> tuple:
     engine = ENGINES[slug]
-    module = importlib.import_module(f"games.ai.{slug}")
-    compiled = module.compiled_core
     rng = random.Random(opening_seed)
     state = engine.initial()
     for _ in range(rng.randint(2, 4)):
@@ -50,11 +45,8 @@ def play(slug: str, level: str, pure_budget: float, opening_seed: int, a_side: i
         if is_a:
             move = choose_move(engine, state, level, seed=seed * 1000 + ply)
         else:
-            module.compiled_core = _no_core  # the pure-Python search for this move
-            try:
+            with pure_python():  # the pure-Python search for this move, as before the cores
                 move = choose_move(engine, state, level, seed=seed * 1000 + ply, time_budget=pure_budget)
-            finally:
-                module.compiled_core = compiled
         who = 0 if is_a else 1
         cpu[who] += time.process_time() - started
         count[who] += 1

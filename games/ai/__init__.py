@@ -34,7 +34,7 @@ DEFAULT_BUDGET: dict[str, float] = {"random": 0.0, "easy": 0.05, "medium": 0.25,
 COMPILED_BUDGET: dict[str, float] = {level: seconds / 4 for level, seconds in DEFAULT_BUDGET.items()}
 MAX_BUDGET = 2.0
 # Games with a compiled core, by slug: the module that has ``compiled_core()``.
-_COMPILED_GAMES = ("reversi", "ataxx", "ultimate_ttt")
+_COMPILED_GAMES = ("reversi", "ataxx", "ultimate_ttt", "quantum_ttt", "four_tac_toe")
 
 
 def budget_for(slug: str, level: str) -> float:

@@ -2,19 +2,47 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
+from collections.abc import Iterator
 from types import ModuleType
 
+# Above zero inside ``pure_python()``: every game then answers with its pure-Python search.
+_pure_depth = 0
 
-@functools.cache
+
 def load_core(module: str) -> ModuleType | None:
-    """``games.ai.<module>``, or None when numba is missing or GAMES_AI_PURE_PYTHON is set.
+    """``games.ai.<module>``, or None when numba is missing, GAMES_AI_PURE_PYTHON is set
+    or the caller is inside ``pure_python()``.
 
     Imported on first use, not with the game's module: loading numba and its
     cached machine code costs a second or so, which only workers need.
     """
+    if _pure_depth:
+        return None
+    return _import_core(module)
+
+
+@functools.cache
+def _import_core(module: str) -> ModuleType | None:
     try:
         return importlib.import_module(f"games.ai.{module}")
     except ImportError:
         return None
+
+
+@contextlib.contextmanager
+def pure_python() -> Iterator[None]:
+    """Within the block every computer player runs its pure-Python search (the fallback).
+
+    For comparisons in one process (``bench/ai_versus.py`` plays the compiled
+    Hard against the pure-Python one) and for tests of the fallback. Not
+    thread-safe: it is a process-wide switch.
+    """
+    global _pure_depth
+    _pure_depth += 1
+    try:
+        yield
+    finally:
+        _pure_depth -= 1

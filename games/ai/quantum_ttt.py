@@ -21,6 +21,11 @@ that may settle in them, and threats (two classical marks plus a spooky mark in
 the third square). It is a sum over marks, which lets the last ply score quiet
 pairs without playing them (``Searcher._frontier``). In one second hard reaches
 five or six plies in the opening and usually solves the game exactly from move 5.
+
+When numba is available, medium and hard run the same search compiled
+(``games.ai._qttt_fast``: some forty times as many nodes a second) at a
+quarter of the pure-Python budgets; this Python search stays the fallback and
+the reference, and easy (noisy, one ply) always runs here.
 """
 
 from __future__ import annotations
@@ -28,8 +33,9 @@ from __future__ import annotations
 import gc
 import time
 from random import Random
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from games.ai._cores import load_core
 from games.engines.base import Engine
 from games.engines.quantum_ttt import LINES, QState
 
@@ -150,7 +156,7 @@ class Searcher:
         self.nodes = 0
         self.horizon = 0  # counts static evaluations and unsolved table hits
         # Static move order: busy squares first, ties broken by the seeded rng.
-        self.order_key = {m: -_move_weight(m) - rng.random() for m in _all_tokens()}
+        self.order_key = _order_keys(rng)
         self.history: dict[str, int] = {}  # moves that caused cut-offs, weighted by depth
 
     # ------------------------------------------------------------------ api
@@ -417,6 +423,32 @@ def _all_tokens() -> list[str]:
     return tokens + [f"@{n}" for n in range(1, 10)] + [str(n) for n in range(1, 10)]
 
 
+def compiled_core() -> Any:
+    """The numba core (``games.ai._qttt_fast``), or None when numba is unavailable or turned off."""
+    return load_core("_qttt_fast")
+
+
+def warm_up() -> None:
+    """Run the compiled search once (loads numba's cached machine code, or compiles it)."""
+    core = compiled_core()
+    if core is not None:
+        state = QState((0,) * 9, ((1, 1, 5), (2, 3, 7)), 3, 0)
+        core.search(state, _order_keys(Random(0)), 2, time.perf_counter() + 5.0)
+
+
+def _order_keys(rng: Random) -> dict[str, float]:
+    """Static move order, lower first: busy squares first, ties broken by the seeded rng."""
+    return {m: -_move_weight(m) - rng.random() for m in _all_tokens()}
+
+
+def _compiled_search(core: Any, state: QState, level: str, rng: Random, deadline: float) -> str:
+    """The hard or medium search on the compiled core (the same margin before the deadline)."""
+    stop = deadline - min(SAFETY, 0.2 * max(0.0, deadline - time.perf_counter()))
+    move: str
+    move, _, _, _ = core.search(state, _order_keys(rng), MAX_DEPTH.get(level, MAX_DEPTH["hard"]), stop)
+    return move
+
+
 def choose(engine: Engine, state: QState, level: str, rng: Random, deadline: float) -> str:
     """A legal move for the side to move at ``level``, returned before ``deadline``."""
     moves = engine.legal_moves(state)
@@ -424,6 +456,9 @@ def choose(engine: Engine, state: QState, level: str, rng: Random, deadline: flo
         return moves[0]
     if level == "easy":
         return _easy(engine, state, moves, rng, deadline)
+    core = compiled_core()
+    if core is not None:
+        return _compiled_search(core, state, level, rng, deadline)
     searcher = Searcher(engine, deadline, rng)
     move, _, _ = searcher.best_move(state, MAX_DEPTH.get(level, MAX_DEPTH["hard"]))
     return move
