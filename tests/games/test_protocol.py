@@ -56,26 +56,8 @@ def test_close_codes_in_the_doc_are_the_ones_the_sockets_use():
     assert all(4000 <= code <= 4999 for code in used)  # the only codes autobahn lets an application send
 
 
-@pytest.mark.django_db
-def test_the_snapshot_has_exactly_the_documented_fields(user_factory):
-    block = DOC[DOC.index("## The snapshot") :]
-    block = block[block.index("```json") + 7 : block.index("```", block.index("```json") + 7)]
-    documented, depth = set(), 0
-    for token in re.finditer(r'[{}\[\]]|"([a-z_]+)":', re.sub(r"//.*", "", block)):
-        if token.group(0) in "{[":
-            depth += 1
-        elif token.group(0) in "}]":
-            depth -= 1
-        elif depth == 1:  # the snapshot's own keys, not those of nested objects
-            documented.add(token.group(1))
-    game = services.create_computer_game(
-        identity=Identity(user_factory(), None), game="reversi", level="easy", side=0
-    )
-    snapshot = events.snapshot(Game.objects.get(pk=game.pk))
-    assert set(snapshot) == set(protocol.Snapshot.__annotations__) == documented
-
-
 def _top_level_keys(block: str) -> set[str]:
+    """The keys of a documented JSON object, not those of the objects nested in it."""
     keys, depth = set(), 0
     for token in re.finditer(r'[{}\[\]]|"([a-z_]+)":', re.sub(r"//.*", "", block)):
         if token.group(0) in "{[":
@@ -85,6 +67,18 @@ def _top_level_keys(block: str) -> set[str]:
         elif depth == 1:
             keys.add(token.group(1))
     return keys
+
+
+@pytest.mark.django_db
+def test_the_snapshot_has_exactly_the_documented_fields(user_factory):
+    block = DOC[DOC.index("## The snapshot") :]
+    block = block[block.index("```json") + 7 : block.index("```", block.index("```json") + 7)]
+    documented = _top_level_keys(block)
+    game = services.create_computer_game(
+        identity=Identity(user_factory(), None), game="reversi", level="easy", side=0
+    )
+    snapshot = events.snapshot(Game.objects.get(pk=game.pk))
+    assert set(snapshot) == set(protocol.Snapshot.__annotations__) == documented
 
 
 @pytest.mark.django_db
