@@ -30,6 +30,20 @@ def _eager_celery_for_unit_tests(request):
 
 
 @pytest.fixture(autouse=True)
+def _stop_the_daphne_processes_a_test_started():
+    """A test's own daphne processes stop when it ends; a module's or the session's stay.
+
+    Autouse fixtures of a test are set up after the module- and session-scoped
+    ones it uses, so the count taken here leaves those alone.
+    """
+    from tests.processes import DAPHNES, stop_daphnes_started_after
+
+    started = len(DAPHNES)
+    yield
+    stop_daphnes_started_after(started)
+
+
+@pytest.fixture(autouse=True)
 def _default_language():
     """Each test starts in English: a page request leaves its language active in the thread."""
     from django.utils import translation

@@ -44,6 +44,24 @@ def test_database_url(settings_dict: dict) -> str:
     return urlunsplit(parts._replace(path="/" + settings_dict["NAME"]))
 
 
+# Every daphne a test started, in order: a test's own are stopped when it ends
+# (tests/conftest.py), so they do not pile up, each holding its database connections.
+DAPHNES: list[subprocess.Popen] = []
+
+
+def stop_daphnes_started_after(count: int) -> None:
+    """Stop the daphne processes started after the first ``count`` (SIGTERM, then SIGKILL)."""
+    while len(DAPHNES) > count:
+        proc = DAPHNES.pop()
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
 class Services:
     def __init__(self) -> None:
         self.procs: list[subprocess.Popen] = []
@@ -122,6 +140,7 @@ class Services:
     def start_daphne(self, database_url: str, *, port: int | None = None) -> tuple[subprocess.Popen, int]:
         port = port or free_port()
         proc = self._spawn(daphne_command("127.0.0.1", port), self.env(database_url), "daphne")
+        DAPHNES.append(proc)
         wait_for_port(port, proc=proc, timeout=30)
         return proc, port
 
