@@ -65,6 +65,18 @@ def human_game(player_factory):
     return make
 
 
+def capture_analysis_tasks(monkeypatch, task: str) -> list[int]:
+    """The first argument of every ``task`` the services queue on "analysis" (instead of a broker)."""
+    sent: list[int] = []
+
+    def apply_async(args, queue=None):
+        assert queue == "analysis"
+        sent.append(args[0])
+
+    monkeypatch.setattr(f"games.tasks.{task}.apply_async", apply_async)
+    return sent
+
+
 def game_socket(game_id: int, cookie: str | None = None) -> WebsocketCommunicator:
     headers = [(b"host", b"127.0.0.1"), (b"origin", b"http://127.0.0.1")]
     if cookie:

@@ -15,6 +15,7 @@ from games.ai import analysis as maths
 from games.engines import get
 from games.engines.base import replay
 from games.models import Analysis, Game
+from tests.games.conftest import capture_analysis_tasks
 
 # Black wipes white out on the ninth move.
 SHORT_REVERSI = ["d3", "c3", "b3", "d2", "e1", "d6", "d7", "e3", "f4"]
@@ -48,14 +49,7 @@ def finished_game(
 @pytest.fixture
 def queued(monkeypatch):
     """Tasks the service queues (after commit), instead of a broker."""
-    sent: list[int] = []
-
-    def apply_async(args, queue=None):
-        assert queue == "analysis"
-        sent.append(args[0])
-
-    monkeypatch.setattr("games.tasks.analyse_game.apply_async", apply_async)
-    return sent
+    return capture_analysis_tasks(monkeypatch, "analyse_game")
 
 
 @pytest.mark.django_db

@@ -10,6 +10,7 @@ from games import analysis
 from games.engines import get
 from games.engines.base import replay
 from games.models import PositionEvaluation
+from tests.games.conftest import capture_analysis_tasks
 
 REVERSI = get("reversi")
 CORNER_ON_OFFER = "-XOOOOO---XOXO----XXOX----OXOX-----XOO----XXXXXX---X------XXX--- O"
@@ -17,14 +18,8 @@ CORNER_ON_OFFER = "-XOOOOO---XOXO----XXOX----OXOX-----XOO----XXXXXX---X------XXX
 
 @pytest.fixture
 def queued(monkeypatch):
-    sent: list[int] = []
-
-    def apply_async(args, queue=None):
-        assert queue == "analysis"
-        sent.append(args[0])
-
-    monkeypatch.setattr("games.tasks.evaluate_position.apply_async", apply_async)
-    return sent
+    """Tasks the service queues (after commit), instead of a broker."""
+    return capture_analysis_tasks(monkeypatch, "evaluate_position")
 
 
 def test_positions_come_from_a_fen_and_moves_and_bad_input_is_refused():
