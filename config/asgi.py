@@ -10,10 +10,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Django must be set up before anything imports models (the consumers below).
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from accounts.socket_identity import SocketIdentityMiddleware  # noqa: E402
 from config import body_limit  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
@@ -24,6 +24,6 @@ application = ProtocolTypeRouter(
         "http": django_asgi_app,
         # Browsers send cookies with cross-site websocket handshakes, so an Origin
         # outside ALLOWED_HOSTS (or none at all) is refused before any consumer runs.
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": AllowedHostsOriginValidator(SocketIdentityMiddleware(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -8,10 +8,15 @@ reused, as ``CONN_MAX_AGE`` does for the database. Django also builds a new
 ``redis.Redis`` around that pool for every call; building one costs more than
 the call itself (5 % of a reconnect storm, each socket reading its session),
 so ``SharedClientRedisCacheClient`` keeps one per pool.
+
+Django's async cache methods run the blocking ones in a thread. ``aget`` here
+reads on an asyncio Redis client instead (one per event loop and server, see
+``async_redis``): a websocket reads its session this way on the event loop.
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from typing import Any
 
@@ -19,6 +24,25 @@ from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
 _clients: dict[tuple, RedisCacheClient] = {}
 _lock = threading.Lock()
+
+# One asyncio client per event loop and server (daphne has one loop; tests make many).
+_async_clients: dict[tuple[asyncio.AbstractEventLoop, str], Any] = {}
+
+
+def async_redis(url: str) -> Any:
+    """The asyncio ``redis.Redis`` of the running event loop for ``url``."""
+    key = (asyncio.get_running_loop(), url)
+    client = _async_clients.get(key)
+    if client is None:
+        import redis.asyncio
+
+        client = _async_clients[key] = redis.asyncio.Redis.from_url(url)
+    return client
+
+
+def forget_async_clients() -> None:
+    """Drop the asyncio clients (tests: their event loops are gone)."""
+    _async_clients.clear()
 
 
 class SharedClientRedisCacheClient(RedisCacheClient):
@@ -64,3 +88,11 @@ class SharedRedisCache(RedisCache):
                     key, SharedClientRedisCacheClient(self._servers, **self._options)
                 )
         return client
+
+    async def aget(self, key: Any, default: Any = None, version: int | None = None) -> Any:
+        """``get`` on the event loop's asyncio client, without a thread."""
+        key = self.make_and_validate_key(key, version=version)
+        client = self._cache
+        server = self._servers[client._get_connection_pool_index(write=False)]  # type: ignore[attr-defined]
+        value = await async_redis(server).get(key)
+        return default if value is None else client._serializer.loads(value)  # type: ignore[attr-defined]

@@ -8,7 +8,6 @@ are context-local), which cost a new Redis connection per call under load.
 
 from __future__ import annotations
 
-import asyncio
 import threading
 import time
 from collections import Counter
@@ -16,6 +15,8 @@ from functools import cache
 from typing import Any
 
 from django.conf import settings
+
+from config.cache import async_redis
 
 TTL_SECONDS = 6 * 3600  # a crashed process cannot leave a player "online" forever
 
@@ -30,25 +31,8 @@ def _redis():
     return redis.Redis.from_url(settings.REDIS_URL) if settings.REDIS_URL else None
 
 
-# One asyncio client per event loop (daphne has one; tests make many).
-_async_clients: dict[asyncio.AbstractEventLoop, Any] = {}
-
-
 def _async_redis():
-    if not settings.REDIS_URL:
-        return None
-    loop = asyncio.get_running_loop()
-    client = _async_clients.get(loop)
-    if client is None:
-        import redis.asyncio
-
-        client = _async_clients[loop] = redis.asyncio.Redis.from_url(settings.REDIS_URL)
-    return client
-
-
-def forget_async_clients() -> None:
-    """Drop the asyncio clients (tests: their event loops are gone)."""
-    _async_clients.clear()
+    return async_redis(settings.REDIS_URL) if settings.REDIS_URL else None
 
 
 def _key(game_id: int, side: int) -> str:

@@ -55,7 +55,8 @@ def _default_language():
 
 @pytest.fixture(autouse=True)
 def _fresh_cache_and_layers():
-    from games import live, presence
+    from config.cache import forget_async_clients
+    from games import live
 
     cache.clear()
     channel_layers.backends.clear()
@@ -64,7 +65,7 @@ def _fresh_cache_and_layers():
     channel_layers.backends.clear()
     live.cache.clear()
     live.close_connections()  # else the test database cannot be dropped at the end
-    presence.forget_async_clients()
+    forget_async_clients()
 
 
 if EXTERNAL_SITE:
