@@ -142,9 +142,16 @@ TEMPLATES = [
 ]
 
 # --- Database -------------------------------------------------------------
-# Connections are kept between requests and websocket messages: opening one per
-# message capped a process near 80 moves/s in our measurements.
-CONN_MAX_AGE = env_int("DJANGO_CONN_MAX_AGE", 600)
+# Connections are reused between requests and websocket messages: opening one per
+# message capped a process near 80 moves/s in our measurements. PostgreSQL's come
+# from a pool per process (psycopg-pool): a thread takes one for a request or a
+# websocket command and gives it back at the end. Kept per thread instead
+# (CONN_MAX_AGE), they outlived the threads: daphne runs every HTTP request in a
+# thread of its own, and each finished thread's connection stayed open until the
+# garbage collector happened to free it (40+ per daphne process in the tests),
+# which also forbade tuning the collector (see config/daphne_server.py).
+CONN_MAX_AGE = env_int("DJANGO_CONN_MAX_AGE", 600)  # SQLite: per thread
+DB_POOL_SIZE = env_int("DJANGO_DB_POOL_SIZE", 16)  # PostgreSQL: most connections per process
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 DATABASE_URL = os.getenv("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'db.sqlite3'}"
 DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=CONN_MAX_AGE)}
@@ -161,6 +168,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not :memory:, so a real worker process can see the test data.
     # Per process, so two test runs on one checkout never share a database file.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test_db_{os.getpid()}.sqlite3")}
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them (Django requires 0 with a pool)
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": DB_POOL_SIZE,
+        "timeout": 10,  # seconds a thread waits for a free connection before the request fails
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis, channel layer, Celery -----------------------------------------

@@ -151,6 +151,14 @@ def pytest_configure(config):
 
     # Real hashers cost ~0.3 s per user; tests create hundreds.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # Channels' test communicator turns off the connection clean-up of
+    # database_sync_to_async (channels.testing.application), so with a pool every
+    # thread a test starts would keep its connection and drain the pool. This
+    # process keeps one per thread instead, as Django does without a pool; the
+    # daphne and worker processes the tests start use the pool.
+    database = settings.DATABASES["default"]
+    if database.get("OPTIONS", {}).pop("pool", None):
+        database["CONN_MAX_AGE"] = 600
     if EXTERNAL_SITE:
         # Tests write to the site's database and empty it after each test: only a throwaway one.
         name = settings.DATABASES["default"]["NAME"]

@@ -58,14 +58,16 @@ def test_check_passes_with_real_service_urls_and_picks_them_up():
         "-c",
         "from django.conf import settings as s; print(s.DATABASES['default']['ENGINE']); "
         "print(s.CHANNEL_LAYERS['default']['BACKEND']); print(s.CELERY_BROKER_URL); "
-        "print(s.DATABASES['default']['CONN_MAX_AGE'])",
+        "print(s.DATABASES['default']['CONN_MAX_AGE']); print(s.DATABASES['default']['OPTIONS']['pool']['max_size'])",
         **env,
+        DJANGO_DB_POOL_SIZE="12",
     )
     assert shown.stdout.split() == [
         "django.db.backends.postgresql",
         "channels_redis.pubsub.RedisPubSubChannelLayer",
         "redis://127.0.0.1:6379/0",
-        "600",
+        "0",  # PostgreSQL connections come from the pool, not kept per thread
+        "12",
     ], shown.stderr
 
 
