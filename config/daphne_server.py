@@ -33,6 +33,27 @@ logger = logging.getLogger("daphne.drain")
 CLOSE_SERVICE_RESTART = 1012
 
 
+# Young-generation sizes for the garbage collector (Python's default: 700, 10, 10).
+GC_THRESHOLDS = os.getenv("DAPHNE_GC_THRESHOLDS", "50000,20,100")
+
+
+def tune_garbage_collector() -> None:
+    """Keep the collector's pauses off the move path (bench/ws_load.py, README).
+
+    Every open socket is a few hundred long-lived objects, and Python's default
+    thresholds run a full collection every few seconds under load: with 10,000
+    sockets open one took 1.4 s of CPU, and moves waited behind it. Everything
+    loaded at start-up (Django, the apps, the engines) is frozen out of the
+    collector's sight, and collections are made rarer. The cost is memory:
+    cyclic garbage that reaches the old generation (what a closed socket leaves)
+    waits longer. It once cost database connections too, each finished request
+    thread's one waiting there; they now go back to the pool at the end of the
+    request (config/settings.py, tests/config/test_database_connections.py).
+    """
+    gc.freeze()
+    gc.set_threshold(*(int(part) for part in GC_THRESHOLDS.split(",")))
+
+
 class DrainingServer(Server):
     drain_seconds: float = 10.0
 
@@ -54,12 +75,7 @@ class DrainingServer(Server):
             loop = reactor._asyncioEventloop
             for signum in (signal.SIGTERM, signal.SIGINT):
                 loop.add_signal_handler(signum, self.drain)
-            # Everything loaded so far (Django, the apps, the engines) lives as long as
-            # the process: out of the collector's sight, a full collection walks only
-            # what the sockets made. (Raising the thresholds as well cut the p99 with
-            # 10,000 sockets open from 1.6 s to 0.12 s, but left dead database
-            # connections waiting in cyclic garbage: 40+ per process in the tests.)
-            gc.freeze()
+            tune_garbage_collector()
 
         reactor.callWhenRunning(install)
         super().run()
