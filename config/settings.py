@@ -192,9 +192,10 @@ CHANNEL_PREFIX = os.getenv("CHANNEL_PREFIX") or _default_channel_prefix(REDIS_UR
 if REDIS_URL:
     # The PubSub layer delivers a group message with one PUBLISH and never drops
     # for "capacity"; the core layer silently lost moves under load (see README).
+    # Ours adds one pattern subscription per process instead of one per socket.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "config.channel_layer.ProcessChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_PREFIX},
         }
     }

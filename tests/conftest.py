@@ -95,7 +95,7 @@ def redis_layer(services, settings):
     )  # as the processes started compute it
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "config.channel_layer.ProcessChannelLayer",
             "CONFIG": {"hosts": [url], "prefix": prefix},
         }
     }

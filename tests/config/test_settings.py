@@ -64,7 +64,7 @@ def test_check_passes_with_real_service_urls_and_picks_them_up():
     )
     assert shown.stdout.split() == [
         "django.db.backends.postgresql",
-        "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "config.channel_layer.ProcessChannelLayer",
         "redis://127.0.0.1:6379/0",
         "0",  # PostgreSQL connections come from the pool, not kept per thread
         "12",

@@ -130,15 +130,14 @@ async def test_one_address_opening_sockets_too_fast_is_refused_while_others_conn
 
 @pytest.mark.services
 async def test_two_sites_on_one_redis_with_different_database_numbers_never_hear_each_other(services):
-    from channels_redis.pubsub import RedisPubSubChannelLayer
-
+    from config.channel_layer import ProcessChannelLayer
     from config.settings import _default_channel_prefix
 
     url = services.ensure_redis()
     base = url.rsplit("/", 1)[0]
-    site_a = RedisPubSubChannelLayer(hosts=[f"{base}/0"], prefix=_default_channel_prefix(f"{base}/0"))
-    site_b = RedisPubSubChannelLayer(hosts=[f"{base}/7"], prefix=_default_channel_prefix(f"{base}/7"))
-    same_as_a = RedisPubSubChannelLayer(hosts=[f"{base}/0"], prefix=_default_channel_prefix(f"{base}/0"))
+    site_a = ProcessChannelLayer(hosts=[f"{base}/0"], prefix=_default_channel_prefix(f"{base}/0"))
+    site_b = ProcessChannelLayer(hosts=[f"{base}/7"], prefix=_default_channel_prefix(f"{base}/7"))
+    same_as_a = ProcessChannelLayer(hosts=[f"{base}/0"], prefix=_default_channel_prefix(f"{base}/0"))
     listener_b, listener_a = await site_b.new_channel(), await same_as_a.new_channel()
     await site_b.group_add("game.1", listener_b)
     await same_as_a.group_add("game.1", listener_a)

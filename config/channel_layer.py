@@ -1,0 +1,120 @@
+"""The channel layer: channels_redis's PubSub layer with one pattern subscription per process.
+
+``RedisPubSubChannelLayer`` SUBSCRIBEs every channel ``new_channel()`` hands out
+and UNSUBSCRIBEs it when the socket closes. In a reconnect storm of 2,000 sockets
+that is 4,000 Redis commands (and their confirmations read back) for the daphne
+process, all queued behind the shard's one asyncio lock, before any game message
+gets through.
+
+Here each process gets a random token and names its channels
+``{prefix}specific.{token}!{uuid}`` (the part up to "!" names the process, as
+channels' own process-local names do). One ``PSUBSCRIBE {prefix}*{token}!*`` per
+shard then covers every channel the process will ever hand out; a closing socket
+only drops its local queue; and a send to a channel of the same process never
+leaves it. Group subscriptions are unchanged: one per process and group.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import secrets
+import uuid
+from typing import Any
+
+from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer, RedisSingleShardConnection
+from channels_redis.utils import _wrap_close, decode_hosts
+
+Message = dict[str, Any]
+
+
+class _Shard(RedisSingleShardConnection):
+    async def psubscribe(self, pattern: str) -> None:
+        # Kept in _subscribed_to with the plain channels so that flush() forgets
+        # it too, and the lock keeps a burst of new_channel() calls to one PSUBSCRIBE.
+        async with self._lock:
+            if pattern not in self._subscribed_to:
+                self._ensure_redis()
+                self._ensure_receiver()
+                # redis-py remembers the pattern and PSUBSCRIBEs again after a reconnect
+                # (PubSub.on_connect). A pmessage carries the real channel name in
+                # "channel", so the parent's _receive_message routes it unchanged.
+                await self._pubsub.psubscribe(pattern)
+                self._subscribed_to.add(pattern)
+
+
+class _ProcessLoopLayer(RedisPubSubLoopLayer):
+    """The layer for one event loop. The token is per loop, not per process, because
+    the local queues are: a send from another loop of the same process (async_to_sync
+    in a thread) must go through Redis to reach them, as it did before."""
+
+    def __init__(self, hosts: Any = None, prefix: str = "asgi", **kwargs: Any) -> None:
+        super().__init__(hosts, prefix, **kwargs)
+        self._shards = [_Shard(host, self) for host in decode_hosts(hosts)]
+        self._token = secrets.token_hex(8)
+        # A layer prefix is not checked by channels; keep glob characters in it literal.
+        self._pattern = re.sub(r"([*?\[\]\\])", r"\\\1", self.prefix) + f"*{self._token}!*"
+        self._listening = False
+
+    def _is_mine(self, channel: str) -> bool:
+        head, bang, _ = channel.partition("!")
+        return bool(bang) and head.startswith(self.prefix) and head.endswith(self._token)
+
+    async def _listen(self) -> None:
+        # send() picks a shard by hashing the channel name, so the pattern is needed on all.
+        if not self._listening:
+            for shard in self._shards:
+                await shard.psubscribe(self._pattern)
+            self._listening = True
+
+    async def new_channel(self, prefix: str = "specific.") -> str:
+        channel = f"{self.prefix}{prefix}{self._token}!{uuid.uuid4().hex}"
+        self.channels[channel] = asyncio.Queue()
+        await self._listen()
+        return channel
+
+    async def send(self, channel: str, message: Message) -> None:
+        if not self._is_mine(channel):
+            await super().send(channel, message)
+            return
+        # Serialized all the same: the receiver gets its own copy, and a message
+        # that could not cross Redis fails here too.
+        data = self.channel_layer.serialize(message)
+        queue = self.channels.get(channel)
+        if queue is not None:  # else the socket has closed: dropped, as PUBLISH to no one
+            queue.put_nowait(data)
+
+    async def receive(self, channel: str) -> Message:
+        if not self._is_mine(channel):
+            return await super().receive(channel)
+        if channel not in self.channels:  # e.g. received again after a flush()
+            self.channels[channel] = asyncio.Queue()
+            await self._listen()
+        try:
+            data = await self.channels[channel].get()
+        except (asyncio.CancelledError, TimeoutError, GeneratorExit):
+            # Channels cancels receive() when the socket closes (see the parent). The
+            # pattern stays for the process's other channels: nothing to tell Redis.
+            self.channels.pop(channel, None)
+            raise
+        return self.channel_layer.deserialize(data)
+
+    async def flush(self) -> None:
+        # The shards drop their connections and subscriptions: PSUBSCRIBE again next time.
+        self._listening = False
+        await super().flush()
+
+
+class ProcessChannelLayer(RedisPubSubChannelLayer):
+    """``RedisPubSubChannelLayer`` with one pattern subscription per process (see the module)."""
+
+    def _get_layer(self) -> _ProcessLoopLayer:
+        # The parent's, building our loop layer instead of RedisPubSubLoopLayer.
+        loop = asyncio.get_running_loop()
+        try:
+            layer = self._layers[loop]
+        except KeyError:
+            layer = _ProcessLoopLayer(*self._args, **self._kwargs, channel_layer=self)
+            self._layers[loop] = layer
+            _wrap_close(self, loop)
+        return layer
