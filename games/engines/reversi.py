@@ -32,6 +32,7 @@ Fast internals for the computer player (no strings, plain ints):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, ClassVar, NamedTuple
 
 from games.engines.base import IllegalMove, InvalidPosition, Outcome, common_view
@@ -121,6 +122,14 @@ def flips(own: int, opp: int, sq: int) -> int:
                 if bit & own:
                     result |= ray & -(bit << 1)
     return result
+
+
+def squares(mask: int) -> Iterator[int]:
+    """The squares of ``mask``'s set bits, lowest first."""
+    while mask:
+        bit = mask & -mask
+        mask ^= bit
+        yield bit.bit_length() - 1
 
 
 def legal_mask(own: int, opp: int) -> int:
@@ -303,12 +312,7 @@ class ReversiEngine:
         own, opp = self._own_opp(state)
         moves = legal_mask(own, opp)
         if moves:
-            names = []
-            while moves:
-                bit = moves & -moves
-                moves ^= bit
-                names.append(SQUARE_NAMES[bit.bit_length() - 1])
-            return names
+            return [SQUARE_NAMES[sq] for sq in squares(moves)]
         return [PASS] if legal_mask(opp, own) else []
 
     def play(self, state: ReversiState, move: str) -> ReversiState:
@@ -389,18 +393,17 @@ class ReversiEngine:
         return ReversiState(black, white, side)
 
     def view(self, state: ReversiState) -> dict[str, Any]:
+        # Every move's broadcast builds one: set bits are walked, not all 64 squares.
         own, opp = self._own_opp(state)
-        cells: list[int | None] = [
-            0 if state.black >> sq & 1 else 1 if state.white >> sq & 1 else None for sq in range(64)
-        ]
-        preview: dict[str, list[str]] = {}
-        moves = legal_mask(own, opp)
-        while moves:
-            bit = moves & -moves
-            moves ^= bit
-            sq = bit.bit_length() - 1
-            turned = flips(own, opp, sq)
-            preview[SQUARE_NAMES[sq]] = [SQUARE_NAMES[i] for i in range(64) if turned >> i & 1]
+        cells: list[int | None] = [None] * 64
+        for sq in squares(state.black):
+            cells[sq] = 0
+        for sq in squares(state.white):
+            cells[sq] = 1
+        preview = {
+            SQUARE_NAMES[sq]: [SQUARE_NAMES[i] for i in squares(flips(own, opp, sq))]
+            for sq in squares(legal_mask(own, opp))
+        }
         return {
             **common_view(self, state),
             "cells": cells,
