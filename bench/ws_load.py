@@ -8,7 +8,8 @@
     ... --idle-sockets 10000       # that many idle spectator sockets held open during the run
     ... --games 1000 --reconnect-storm   # 2,000 sockets drop and come back at once
     ... --profile daphne.json      # py-spy record of daphne over the measured window
-                                   # (then: python bench/profile_summary.py daphne.json)
+                                   # (py-spy: pip install -e '.[bench]';
+                                   # then: python bench/profile_summary.py daphne.json)
 
 It migrates the database, starts the daphne processes itself (and a Celery
 worker), creates the games and guest sessions, and prints offered and achieved
