@@ -100,6 +100,11 @@ def _snapshot(game_id: int) -> Snapshot:
     return events.snapshot(rows.read_game(game_id))
 
 
+@in_db_thread
+def _version(game_id: int) -> int | None:
+    return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+
+
 class GameConsumer(JsonConsumer):
     game_id: int
     side: int | None
@@ -194,6 +199,22 @@ class GameConsumer(JsonConsumer):
             if exc.code in (Code.STALE, Code.NOT_YOUR_TURN, Code.GAME_OVER):
                 await self.send_state()
             return None
+
+    async def on_ping(self, message: dict[str, Any]) -> None:
+        """A player's ping carries the version their board shows: a board behind gets the state.
+
+        The channel layer delivers at most once, so a lost event would leave a
+        waiting player's board stale until they act. Spectators' pings are
+        answered without the check: there are many of them and their boards
+        catch up with the next event.
+        """
+        shown = message.get("v")
+        if self.side is not None and isinstance(shown, int) and not isinstance(shown, bool):
+            current = await _version(self.game_id)
+            if current is not None and current > shown:
+                await self.send_state()
+                return
+        await super().on_ping(message)
 
     async def on_sync(self, message: dict[str, Any]) -> None:
         # Every message re-checks the clock: a flag is due even if its task is late.

@@ -232,6 +232,29 @@ async def test_abort_is_allowed_only_before_both_sides_moved(human_game):
     await b.disconnect()
 
 
+async def test_a_player_whose_board_missed_an_event_catches_up_at_the_next_ping(human_game, guest_factory):
+    game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)()
+    a, _ = await open_socket(game_id, alice)
+    b, before = await open_socket(game_id, bob)
+    _, visitor = await database_sync_to_async(guest_factory)()
+    watcher, _ = await open_socket(game_id, visitor)
+    await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": 1})
+    await next_of(a, "ack")
+    moved = await next_of(b, "event")
+
+    # Bob's page never saw that event (the layer lost it): it still shows the old version.
+    await b.send_json_to({"type": "ping", "v": before["v"]})
+    caught_up = await next_of(b, "state")
+    assert caught_up["v"] == moved["v"] and caught_up["game"]["moves"] == ["d3"]
+
+    await b.send_json_to({"type": "ping", "v": moved["v"]})  # up to date: a plain pong
+    assert (await next_of(b, "pong", "state"))["type"] == "pong"
+    await watcher.send_json_to({"type": "ping", "v": before["v"]})  # spectators are not checked
+    assert (await next_of(watcher, "pong", "state"))["type"] == "pong"
+    for ws in (a, b, watcher):
+        await ws.disconnect()
+
+
 async def test_reconnecting_puts_a_player_back_into_the_position(human_game):
     game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)()
     a, _ = await open_socket(game_id, alice)

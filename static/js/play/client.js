@@ -54,7 +54,9 @@ export class GameClient {
     // ply and id: the server applies it at most once and acks it either way.
     if (this.pending) this.sendRaw(this.pending.message);
     clearInterval(this.pinger);
-    this.pinger = setInterval(() => this.sendRaw({ type: "ping" }), PING_EVERY_MS);
+    // The ping says which version the board shows: a board left behind by a lost
+    // event is sent the state (docs/protocol.md).
+    this.pinger = setInterval(() => this.sendRaw({ type: "ping", v: this.game?.v }), PING_EVERY_MS);
   }
 
   onClose(event) {
