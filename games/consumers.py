@@ -101,8 +101,19 @@ def _snapshot(game_id: int) -> Snapshot:
 
 
 @in_db_thread
-def _version(game_id: int) -> int | None:
+def _version_in_thread(game_id: int) -> int | None:
     return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+
+
+async def _version(game_id: int) -> int | None:
+    """The game's committed version: on the event loop's connection when there is one
+    (every player's page asks every 25 s), else in a database thread."""
+    if live.enabled():
+        try:
+            return await live.version(game_id)
+        except (psycopg.Error, OSError):
+            pass
+    return await _version_in_thread(game_id)
 
 
 class GameConsumer(JsonConsumer):

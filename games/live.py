@@ -345,6 +345,14 @@ async def read(game_id: int, previous: Seen) -> Seen | None:
     return cache.put_values(game_id, values, previous.players)
 
 
+async def version(game_id: int) -> int | None:
+    """The game's committed version, read in the event loop; None if there is no such game."""
+    async with _pool().connection() as conn:
+        cursor = await conn.execute(f"SELECT version FROM {Game._meta.db_table} WHERE id = %s", [game_id])
+        row = await cursor.fetchone()
+    return None if row is None else row[0]
+
+
 # --- the move -------------------------------------------------------------------
 
 

@@ -194,3 +194,23 @@ async def test_a_reconnect_to_a_process_that_saw_the_game_reads_it_fresh_without
     assert state["you"] == 1 and state["game"]["moves"] == ["d3"] and state["v"] == first["v"] + 1
     assert state["game"]["players"] == first["game"]["players"] and state["online"] == [False, True]
     await b.disconnect()
+
+
+async def test_a_player_s_ping_is_checked_on_the_event_loop_s_connection(human_game, monkeypatch):
+    from games import consumers
+
+    game_id, (alice_identity, alice), _ = await database_sync_to_async(human_game)()
+    a, first = await open_socket(game_id, alice)
+    await database_sync_to_async(services.play_move)(
+        game_id=game_id, identity=alice_identity, token="d3", ply=0
+    )
+    await next_of(a, "event")
+
+    async def no_thread(game_id):
+        raise AssertionError("the version was read in a database thread")
+
+    monkeypatch.setattr(consumers, "_version_in_thread", no_thread)
+    await a.send_json_to({"type": "ping", "v": first["v"]})  # as if the move's event never came
+    state = await next_of(a, "state")
+    assert state["game"]["moves"] == ["d3"]
+    await a.disconnect()
