@@ -219,3 +219,22 @@ def test_an_oversized_request_body_is_refused_before_it_is_held_in_memory(daphne
         answer = raw.recv(200)
     assert answer.startswith(b"HTTP/1.1 413")
     assert daphne_memory_kb(services, daphne_port) - before < 20_000  # not 50 MB, nor twice that
+
+
+def test_a_player_s_ping_from_behind_brings_the_state_over_the_wire(daphne_port, game_of_two):
+    game_id, alice, cookie = game_of_two
+
+    async def scenario():
+        async with open_socket(daphne_port, f"/ws/game/{game_id}/", cookie) as ws:
+            shown = (await first(ws, "state"))["v"]
+            await asyncio.to_thread(
+                services.play_move, game_id=game_id, identity=Identity(alice, None), token="d3", ply=0
+            )
+            await ws.send(json.dumps({"type": "ping", "v": shown}))  # the board still shows the start
+            caught_up = await first(ws, "state")
+            await ws.send(json.dumps({"type": "ping", "v": "not a version"}))
+            return caught_up, await first(ws, "pong")
+
+    caught_up, pong = asyncio.run(scenario())
+    assert caught_up["game"]["moves"] == ["d3"] and caught_up["v"] > 0
+    assert pong == {"type": "pong"}
