@@ -102,7 +102,8 @@ def celery_worker_command(
     return cmd
 
 
-def daphne_command(host: str, port: int) -> list[str]:
+def daphne_command(host: str, port: int, *options: str) -> list[str]:
+    """The command of one daphne process; ``options`` are more of daphne's (e.g. ``--ping-interval``)."""
     return [
         # daphne that drains on SIGTERM (config/daphne_server.py): websockets are
         # closed with 1012 so clients reconnect at once, running requests finish.
@@ -118,6 +119,7 @@ def daphne_command(host: str, port: int) -> list[str]:
         "65536",
         "--websocket-max-frame-size",
         "65536",
+        *options,
         "config.asgi:application",
     ]
 

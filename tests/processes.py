@@ -137,9 +137,11 @@ class Services:
                 self.kill_worker()
         self.worker = None
 
-    def start_daphne(self, database_url: str, *, port: int | None = None) -> tuple[subprocess.Popen, int]:
+    def start_daphne(
+        self, database_url: str, *options: str, port: int | None = None
+    ) -> tuple[subprocess.Popen, int]:
         port = port or free_port()
-        proc = self._spawn(daphne_command("127.0.0.1", port), self.env(database_url), "daphne")
+        proc = self._spawn(daphne_command("127.0.0.1", port, *options), self.env(database_url), "daphne")
         DAPHNES.append(proc)
         wait_for_port(port, proc=proc, timeout=30)
         return proc, port

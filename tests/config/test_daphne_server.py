@@ -79,3 +79,71 @@ def test_autobahn_s_debug_lines_read_the_same_though_only_formatted_when_written
             raise AssertionError("formatted although no line was written")
 
     protocol.pformat([Unprintable()])  # what autobahn does for every socket it opens
+
+
+def test_keep_alive_checks_reach_every_socket_once_a_round_and_split_sockets_opened_together():
+    from config.daphne_server import SpreadChecks
+
+    connections = {f"socket {n}": {} for n in range(1000)}  # in the order they opened
+    checks = SpreadChecks(slices=20)
+    ticks = [checks.next_slice(connections) for _ in range(20)]
+
+    assert sorted(p for tick in ticks for p in tick) == sorted(connections), "each once a round"
+    assert {len(tick) for tick in ticks} == {50}
+    opened_together = {f"socket {n}" for n in range(100, 140)}  # e.g. 40 reconnecting at once
+    assert max(len(opened_together & set(tick)) for tick in ticks) <= 2, "their pings go out apart"
+
+    del connections["socket 999"]  # closed during the round
+    connections["socket 1000"] = {}  # opened during it
+    next_round = [p for _ in range(20) for p in checks.next_slice(connections)]
+    assert "socket 999" not in next_round
+    assert next_round.count("socket 1000") == 1
+
+
+def test_a_peer_that_stops_answering_pings_is_dropped_and_a_live_one_is_kept(
+    services, database_url_for_processes
+):
+    """The keep-alive still works with the checks spread out: a vanished client's
+    socket is closed (and its player shown offline) instead of held forever."""
+    from websockets.asyncio.client import connect
+    from websockets.protocol import State
+
+    _, port = services.start_daphne(database_url_for_processes, "--ping-interval", "1", "--ping-timeout", "1")
+    handshake = (
+        f"GET /ws/notify/ HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+        "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        f"Sec-WebSocket-Version: 13\r\nOrigin: http://127.0.0.1:{port}\r\n\r\n"
+    ).encode()
+
+    def silent_peer() -> tuple[bool, float]:
+        """Opens a socket, then reads without ever answering: (saw a ping, seconds until closed)."""
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+            raw.sendall(handshake)
+            received = b""
+            while b"\r\n\r\n" not in received:
+                received += raw.recv(4096)
+            assert received.startswith(b"HTTP/1.1 101"), received[:100]
+            frames = received.split(b"\r\n\r\n", 1)[1]
+            opened = time.monotonic()
+            try:
+                while chunk := raw.recv(4096):
+                    frames += chunk
+            except ConnectionResetError:
+                pass
+            # Server frames are unmasked and short here: opcode byte, length byte, payload.
+            opcodes = []
+            while len(frames) >= 2:
+                opcodes.append(frames[0] & 0x0F)
+                frames = frames[2 + (frames[1] & 0x7F) :]
+            return 0x9 in opcodes, time.monotonic() - opened
+
+    async def scenario() -> tuple[tuple[bool, float], State]:
+        async with connect(f"ws://127.0.0.1:{port}/ws/notify/", origin=f"http://127.0.0.1:{port}") as live:
+            silent = await asyncio.to_thread(silent_peer)
+            await asyncio.wait_for(await live.ping(), 5)  # answers pings, as browsers do
+            return silent, live.state
+
+    (pinged, closed_after), live_state = asyncio.run(scenario())
+    assert pinged
+    assert closed_after < 6, "1 s to the ping, 1 s for its pong, then dropped"
+    assert live_state is State.OPEN
