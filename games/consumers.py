@@ -176,7 +176,7 @@ class GameConsumer(JsonConsumer):
     # --- events from the group -----------------------------------------------------
 
     async def game_event(self, event: dict[str, Any]) -> None:
-        live.cache.saw_version(self.game_id, event["v"])
+        live.cache.saw_version(self.game_id, event["v"], event.get("row"))
         # {"type": "event", ..., "game": <snapshot>} around the snapshot the sender
         # serialised once, rather than parsing and serialising it again per socket.
         head: dict[str, Any] = {"type": "event", "event": event["event"], "v": event["v"], "you": self.side}

@@ -9,7 +9,7 @@ is not newer than what they show. The protocol is described in docs/protocol.md.
 from __future__ import annotations
 
 import time
-from typing import Literal, cast
+from typing import Any, Literal, cast
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -141,9 +141,13 @@ async def broadcast_game_event(game_id: int, event: EventName, payload: Snapshot
 
 
 async def broadcast_move(
-    game_id: int, version: int, patch: MovePatch, *, ack_to: str, ack: AckMessage
+    game_id: int, version: int, patch: MovePatch, *, ack_to: str, ack: AckMessage, row: dict[str, Any]
 ) -> None:
-    """A move as a patch on the version below; the socket ``ack_to`` (the mover's) finds its ``ack`` inside."""
+    """A move as a patch on the version below; the socket ``ack_to`` (the mover's) finds its ``ack`` inside.
+
+    ``row``: the columns the move changed (``games.live.row_changes``), for the
+    processes that cache the game; never sent to a socket.
+    """
     await get_channel_layer().group_send(
         game_group(game_id),
         {
@@ -153,6 +157,7 @@ async def broadcast_move(
             "patch_json": compact_json(patch),
             "ack_to": ack_to,
             "ack": ack,
+            "row": row,
         },
     )
 

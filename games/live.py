@@ -25,7 +25,9 @@ registers) are never overwritten: the update sets only the columns the move
 changed.
 
 The move goes out as a patch on the version below (``events.move_patch``), with
-the mover's ``ack`` inside. A socket that opens on a game this process has seen
+the mover's ``ack`` inside, and with the columns it changed (``RowChanges``): a
+process whose sockets play the other side applies them to its cached row, so
+its player's next move needs no read either, though the game moved on elsewhere. A socket that opens on a game this process has seen
 reads the row here too (``read``), without a database thread.
 """
 
@@ -33,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import functools
 import json
 import logging
@@ -106,6 +109,46 @@ class Seen:
 
 _VERSION = FIELD_NAMES.index("version")
 _JSON_POSITIONS = frozenset(FIELD_NAMES.index(name) for name in _JSON_FIELDS)
+_DATETIME_FIELDS = frozenset(
+    field.attname for field in Game._meta.concrete_fields if field.get_internal_type() == "DateTimeField"
+)
+_POSITIONS = {name: index for index, name in enumerate(FIELD_NAMES)}
+_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
+
+# The columns a move changed, as they travel in its event through the channel layer
+# (msgpack): JSON columns as their JSON text (what the database hands back), datetimes
+# as whole microseconds since 1970 (exact), the rest as they are (ints, text, None).
+RowChanges = dict[str, Any]
+
+
+def row_changes(game: Game, seen: Seen) -> RowChanges:
+    """The columns of ``game`` that differ from the row ``seen``, ready to send."""
+    changes: RowChanges = {}
+    for name, old in zip(FIELD_NAMES, seen.values, strict=True):
+        value = getattr(game, name)
+        if value != old:
+            changes[name] = _encode(name, value)
+    return changes
+
+
+def _encode(name: str, value: Any) -> Any:
+    if value is None:
+        return None
+    if name in _JSON_FIELDS:
+        return json.dumps(value)
+    if name in _DATETIME_FIELDS:
+        return (value - _EPOCH) // datetime.timedelta(microseconds=1)
+    return value
+
+
+def _decode(name: str, value: Any) -> Any:
+    if value is None:
+        return None
+    if name in _JSON_FIELDS:
+        return json.loads(value)
+    if name in _DATETIME_FIELDS:
+        return _EPOCH + datetime.timedelta(microseconds=value)
+    return value
 
 
 def _copy_json(value: Any) -> Any:
@@ -155,11 +198,20 @@ class GameCache:
                 break
         return seen
 
-    def saw_version(self, game_id: int, version: int) -> None:
-        """An event of ``version`` went out: a cached row older than that is stale."""
+    def saw_version(self, game_id: int, version: int, changes: RowChanges | None = None) -> None:
+        """An event of ``version`` went out: a cached row older than that is stale,
+        unless it is the version just below and the event says what changed."""
         seen = self._rows.get(game_id)
-        if seen is not None and seen.version < version and not seen.stale:
-            self._rows[game_id] = Seen(seen.values, seen.players, stale=True)
+        if seen is None or seen.version >= version or seen.stale:
+            return
+        if changes is not None and seen.version == version - 1:
+            values = list(seen.values)
+            for name, value in changes.items():
+                values[_POSITIONS[name]] = _decode(name, value)
+            if values[_VERSION] == version:  # the move's own changes bring the version
+                self._rows[game_id] = Seen(tuple(values), seen.players)
+                return
+        self._rows[game_id] = Seen(seen.values, seen.players, stale=True)
 
     def clear(self) -> None:
         self._rows.clear()
@@ -314,11 +366,8 @@ def _read_statement() -> str:
     return f"SELECT {columns} FROM {quote(Game._meta.db_table)} WHERE {quote(Game._meta.pk.column)} = %s"
 
 
-async def _write(game: Game, seen: Seen, moves: list[Move]) -> bool:
-    """Store the move(s) and the game's changed columns if the row is still ``seen``; True if it was."""
-    changed = tuple(
-        name for name, old in zip(FIELD_NAMES, seen.values, strict=True) if getattr(game, name) != old
-    )
+async def _write(game: Game, seen: Seen, changed: tuple[str, ...], moves: list[Move]) -> bool:
+    """Store the move(s) and the game's ``changed`` columns if the row is still ``seen``; True if it was."""
     sql = _write_statement(changed, len(moves))
     params = _write_params(game, changed, seen.version, moves)
     async with _pool().connection() as conn:
@@ -411,7 +460,8 @@ async def play_move(
             if seen is None:
                 return None
             game, moves = _decide(seen, identity, token, ply, client_id)
-            stored = await _write(game, seen, moves)
+            changes = row_changes(game, seen)
+            stored = await _write(game, seen, tuple(changes), moves)
         except NotHere:
             return None
         except (psycopg.Error, OSError) as exc:
@@ -427,7 +477,9 @@ async def play_move(
                 "v": game.version,
                 "duplicate": False,
             }
-            await events.broadcast_move(game_id, game.version, patch, ack_to=reply.channel, ack=ack)
+            await events.broadcast_move(
+                game_id, game.version, patch, ack_to=reply.channel, ack=ack, row=changes
+            )
             if wanted := queue.follow_ups(game):
                 await sync_to_async(_send_all, thread_sensitive=False)(wanted)
             return MoveResult(ply=ply, version=game.version)

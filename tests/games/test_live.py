@@ -118,6 +118,66 @@ async def test_a_row_changed_elsewhere_is_read_again_and_the_move_still_goes_thr
     await a.disconnect()
 
 
+async def test_a_process_that_serves_the_other_player_applies_the_move_s_changes_and_reads_nothing(
+    human_game, locked_path_calls, monkeypatch
+):
+    """Alice's socket and Bob's on different daphne processes: Bob's process learns
+    Alice's move from its event alone, and checks Bob's reply without reading the row."""
+    from games import live
+
+    game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)()
+    a, _ = await open_socket(game_id, alice)
+    b, _ = await open_socket(game_id, bob)
+    # One process stands for two: the row Alice's process keeps after her move
+    # is not put where Bob's process would see it.
+    monkeypatch.setattr(live.cache, "put", lambda game, players: None)
+    await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": "m1"})
+    await next_of(b, "event")
+    monkeypatch.undo()
+    cached = live.cache.get(game_id)
+    assert cached is not None and not cached.stale
+    fresh = await live.read(game_id, cached)
+    assert fresh is not None and fresh.values == cached.values, "the event brought the row as stored"
+
+    reads = []
+    monkeypatch.setattr(live, "read", lambda *args: reads.append(args))
+    await b.send_json_to({"type": "move", "move": "c3", "ply": 1, "id": "m2"})
+    await next_of(b, "ack")
+    assert reads == [] and locked_path_calls == []
+    assert await database_sync_to_async(_moves)(game_id) == [(0, "d3", 0, "m1"), (1, "c3", 1, "m2")]
+    await a.disconnect()
+    await b.disconnect()
+
+
+async def test_a_process_that_missed_an_event_reads_the_row_before_the_next_move(
+    human_game, locked_path_calls, monkeypatch
+):
+    """Changes apply only to the version just below: with one event lost, the row is read."""
+    from games import live
+
+    game_id, (alice_identity, _), (_, bob) = await database_sync_to_async(human_game)()
+    b, state = await open_socket(game_id, bob)
+    cached = live.cache.get(game_id)
+    await database_sync_to_async(services.play_move)(
+        game_id=game_id, identity=alice_identity, token="d3", ply=0
+    )
+    live.cache.saw_version(game_id, state["v"] + 2, {"version": state["v"] + 2})  # v + 1 never came
+    assert live.cache.get(game_id).stale and live.cache.get(game_id).values == cached.values
+
+    reads = []
+    original = live.read
+
+    async def counting(*args):
+        reads.append(args)
+        return await original(*args)
+
+    monkeypatch.setattr(live, "read", counting)
+    await b.send_json_to({"type": "move", "move": "c3", "ply": 1, "id": "m2"})
+    assert (await next_of(b, "ack"))["v"] == state["v"] + 2
+    assert len(reads) == 1 and locked_path_calls == ["d3"]  # alice's, made through the locked path above
+    await b.disconnect()
+
+
 async def test_a_move_that_ends_the_game_takes_the_locked_path(human_game, locked_path_calls):
     """``finish`` and the ratings signal belong to the locked path."""
     game_id, (_, alice), _ = await database_sync_to_async(human_game)()
