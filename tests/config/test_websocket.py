@@ -147,3 +147,62 @@ async def test_two_sites_on_one_redis_with_different_database_numbers_never_hear
         await asyncio.wait_for(site_b.receive(listener_b), 1)
     for layer in (site_a, site_b, same_as_a):
         await layer.flush()
+
+
+async def test_a_socket_s_messages_are_handled_one_at_a_time_and_its_readers_end_with_it():
+    """``dispatch_from``: frames and channel-layer events reach the consumer in turn;
+    when the consumer stops, the readers stop too (a layer drops the channel then)."""
+    from channels.exceptions import StopConsumer
+
+    from config.websocket import dispatch_from
+
+    frames: asyncio.Queue = asyncio.Queue()
+    events: asyncio.Queue = asyncio.Queue()
+    cancelled = []
+
+    async def from_events():
+        try:
+            return await events.get()
+        except asyncio.CancelledError:
+            cancelled.append("events")
+            raise
+
+    handled, running = [], []
+
+    async def dispatch(message):
+        assert not running, "one message at a time"
+        running.append(message)
+        await asyncio.sleep(0.01)  # a handler that awaits the database
+        handled.append(message["n"])
+        running.clear()
+        if message.get("last"):
+            raise StopConsumer
+
+    for n in range(3):
+        frames.put_nowait({"n": f"frame {n}"})
+        events.put_nowait({"n": f"event {n}"})
+    loop = asyncio.create_task(dispatch_from([frames.get, from_events], dispatch))
+    await asyncio.sleep(0.2)
+    frames.put_nowait({"n": "bye", "last": True})
+    with pytest.raises(StopConsumer):
+        await asyncio.wait_for(loop, 5)
+    assert sorted(handled[:6]) == sorted([f"frame {n}" for n in range(3)] + [f"event {n}" for n in range(3)])
+    assert [n for n in handled if n.startswith("frame")] == ["frame 0", "frame 1", "frame 2"]
+    assert handled[-1] == "bye" and cancelled == ["events"]
+
+
+async def test_a_failing_source_ends_the_socket_s_loop_with_its_error():
+    from config.websocket import dispatch_from
+
+    async def broken():
+        raise ConnectionError("redis went away")
+
+    never: asyncio.Queue = asyncio.Queue()
+    dispatched = []
+
+    async def dispatch(message):
+        dispatched.append(message)
+
+    with pytest.raises(ConnectionError, match="redis went away"):
+        await asyncio.wait_for(dispatch_from([never.get, broken], dispatch), 5)
+    assert dispatched == []
