@@ -221,6 +221,11 @@ class Game(models.Model):
         self._parsed_state = (self.state, parsed)
         return parsed
 
+    def set_engine_state(self, state: Any) -> None:
+        """Store the position ``state``; the next ``engine_state()`` returns it without parsing."""
+        self.state = self.engine.dumps(state)
+        self._parsed_state = (self.state, state)
+
     def start_state(self) -> Any:
         """The position before the first move (the usual one unless the game started from a FEN)."""
         return self.engine.from_fen(self.start_fen) if self.start_fen else self.engine.initial()

@@ -65,7 +65,7 @@ def apply_move(
     )
     game.tokens = [*game.tokens, token]
     game.ply += 1
-    game.state = engine.dumps(state)
+    game.set_engine_state(state)
     game.turn_started_at = at
 
 

@@ -85,5 +85,5 @@ def _rebuild(game: Game, tokens: list[str]) -> None:
         state = engine.play(state, token)
     game.tokens = tokens
     game.ply = len(tokens)
-    game.state = engine.dumps(state)
+    game.set_engine_state(state)
     game.turn_started_at = now()
