@@ -349,13 +349,10 @@ def _prep_save(field: Field, connection: Any, value: Any) -> Any:
 def _write_params(
     game: Game, changed: tuple[str, ...], expected_version: int, moves: list[Move]
 ) -> list[Any]:
-    connection = _connection()
-    params = [_game_field(name).get_db_prep_save(getattr(game, name), connection) for name in changed]
+    params = [_adapter(_game_field(name))(getattr(game, name)) for name in changed]
     params += [game.pk, expected_version]
     for move in moves:
-        params += [
-            field.get_db_prep_save(field.pre_save(move, add=True), connection) for field in _move_fields()
-        ]
+        params += [_adapter(field)(field.pre_save(move, add=True)) for field in _move_fields()]
     return params
 
 
