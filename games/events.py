@@ -1,9 +1,11 @@
-"""What a game tells its sockets, and the one function that sends it.
+"""What a game tells its sockets, and the functions that send it.
 
-Every event carries the game's ``v`` (version) and the full snapshot, so a client
-that missed an event simply renders the newer one: it can never show a stale
-position, and it never has to apply a diff. Clients ignore events whose ``v``
-is not newer than what they show. The protocol is described in docs/protocol.md.
+Every event carries the game's ``v`` (version). Most carry the full snapshot, so
+a client that missed an event simply renders the newer one. A move stored by the
+fast path (``games.live``) carries a patch on the version below instead; a
+client that does not hold exactly that version asks for the state, so it can
+never show a stale position either. Clients ignore events whose ``v`` is not
+newer than what they show. The protocol is described in docs/protocol.md.
 """
 
 from __future__ import annotations
