@@ -36,6 +36,19 @@ def locked_path_calls(monkeypatch):
     return calls
 
 
+def record_calls(monkeypatch, owner, name: str) -> list[tuple]:
+    """The arguments of every call of the coroutine function ``owner.name``, which still runs."""
+    calls: list[tuple] = []
+    original = getattr(owner, name)
+
+    async def recording(*args):
+        calls.append(args)
+        return await original(*args)
+
+    monkeypatch.setattr(owner, name, recording)
+    return calls
+
+
 def _row(game_id: int) -> dict:
     game = Game.objects.get(pk=game_id)
     skip = {"id", "invite_token", "created_at", "started_at", "turn_started_at", "flag_at", "attention_at"}
@@ -139,8 +152,7 @@ async def test_a_process_that_serves_the_other_player_applies_the_move_s_changes
     fresh = await live.read(game_id, cached)
     assert fresh is not None and fresh.values == cached.values, "the event brought the row as stored"
 
-    reads = []
-    monkeypatch.setattr(live, "read", lambda *args: reads.append(args))
+    reads = record_calls(monkeypatch, live, "read")
     await b.send_json_to({"type": "move", "move": "c3", "ply": 1, "id": "m2"})
     await next_of(b, "ack")
     assert reads == [] and locked_path_calls == []
@@ -164,14 +176,7 @@ async def test_a_process_that_missed_an_event_reads_the_row_before_the_next_move
     live.cache.saw_version(game_id, state["v"] + 2, {"version": state["v"] + 2})  # v + 1 never came
     assert live.cache.get(game_id).stale and live.cache.get(game_id).values == cached.values
 
-    reads = []
-    original = live.read
-
-    async def counting(*args):
-        reads.append(args)
-        return await original(*args)
-
-    monkeypatch.setattr(live, "read", counting)
+    reads = record_calls(monkeypatch, live, "read")
     await b.send_json_to({"type": "move", "move": "c3", "ply": 1, "id": "m2"})
     assert (await next_of(b, "ack"))["v"] == state["v"] + 2
     assert len(reads) == 1 and locked_path_calls == ["d3"]  # alice's, made through the locked path above
@@ -241,14 +246,7 @@ async def test_a_reconnect_to_a_process_that_saw_the_game_reads_it_fresh_without
     await database_sync_to_async(services.play_move)(
         game_id=game_id, identity=alice_identity, token="d3", ply=0
     )
-    threads = []
-    original = consumers._open
-
-    async def counting(*args):
-        threads.append(args)
-        return await original(*args)
-
-    monkeypatch.setattr(consumers, "_open", counting)
+    threads = record_calls(monkeypatch, consumers, "_open")
     b, state = await open_socket(game_id, bob)
     assert threads == []
     assert state["you"] == 1 and state["game"]["moves"] == ["d3"] and state["v"] == first["v"] + 1
