@@ -174,3 +174,39 @@ async def test_after_redis_drops_the_pubsub_connection_messages_arrive_again(sit
     await worker.send(socket, {"type": "after"})
     assert (await asyncio.wait_for(daphne.receive(socket), 5))["type"] == "after"
     assert await nothing_more(daphne, socket)
+
+
+async def test_publishes_do_not_wait_for_each_other_s_round_trips_yet_one_sender_s_stay_in_order(
+    site, monkeypatch
+):
+    """Moves of different games are announced at once, not one per Redis round trip;
+    what one coroutine sends one after the other arrives in that order."""
+    from config.channel_layer import PUBLISHING
+
+    _, process, _ = site
+    daphne, other = process("daphne"), process("other")
+    listener = await other.new_channel()
+    await other.group_add("game.1", listener)
+    shard = daphne._get_layer()._shards[0]
+    shard._ensure_redis()
+    original = shard._redis.publish
+    in_flight, most = 0, 0
+
+    async def slow_publish(channel, message):
+        nonlocal in_flight, most
+        in_flight += 1
+        most = max(most, in_flight)
+        try:
+            await asyncio.sleep(0.05)  # Redis on a busy core
+            return await original(channel, message)
+        finally:
+            in_flight -= 1
+
+    monkeypatch.setattr(shard._redis, "publish", slow_publish)
+    await asyncio.gather(*(daphne.group_send(f"game.{n}", {"type": "x", "n": n}) for n in range(2, 30)))
+    assert most == PUBLISHING
+
+    for n in range(20):
+        await daphne.group_send("game.1", {"type": "move", "n": n})
+    received = [(await asyncio.wait_for(other.receive(listener), 5))["n"] for _ in range(20)]
+    assert received == list(range(20))
