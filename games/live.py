@@ -27,8 +27,9 @@ changed.
 The move goes out as a patch on the version below (``events.move_patch``), with
 the mover's ``ack`` inside, and with the columns it changed (``RowChanges``): a
 process whose sockets play the other side applies them to its cached row, so
-its player's next move needs no read either, though the game moved on elsewhere. A socket that opens on a game this process has seen
-reads the row here too (``read``), without a database thread.
+its player's next move needs no read either, though the game moved on in
+another process. A socket that opens on a game this process has seen reads the
+row here too (``read``), without a database thread.
 """
 
 from __future__ import annotations
