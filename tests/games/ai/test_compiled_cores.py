@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import random
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,8 +19,8 @@ from games.engines.ataxx import apply as ataxx_apply
 from games.engines.ataxx import dilate as ataxx_dilate
 from games.engines.ataxx import game_over as ataxx_game_over
 from games.engines.ultimate_ttt import UltimateTTTEngine, play_index
+from tests.data import DATA
 
-TESTDATA = Path(__file__).resolve().parents[4] / "shared" / "testdata"
 ataxx_core = ataxx_ai.compiled_core()
 uttt_core = uttt_ai.compiled_core()
 pytestmark = pytest.mark.skipif(ataxx_core is None or uttt_core is None, reason="numba is not installed")
@@ -29,7 +28,7 @@ pytestmark = pytest.mark.skipif(ataxx_core is None or uttt_core is None, reason=
 
 def perft_suite(name: str) -> list[tuple[str, list[int]]]:
     suite = []
-    for line in (TESTDATA / name).read_text().splitlines():
+    for line in (DATA / name).read_text().splitlines():
         if line.strip() and not line.startswith("#"):
             fen, _, counts = line.partition(";")
             suite.append((fen.strip(), [int(c) for c in counts.split()]))

@@ -24,7 +24,7 @@ SHORTEST_GAME = ["d3", "c3", "b3", "d2", "e1", "d6", "d7", "e3", "f4"]
 ONLY_F2_SURVIVES = "-----------------XXXXX----XOX------XX--------X------------------ O"
 # White to move; black sits on b1 next to the empty a1 corner, which white takes (flipping b1).
 CORNER_ON_OFFER = "-XOOOOO---XOXO----XXOX----OXOX-----XOO----XXXXXX---X------XXX--- O"
-# FFO endgame positions 5 and 7 (shared/testdata/fforum-1-19.obf): 14 empty squares each.
+# FFO endgame positions 5 and 7 (tests/data/fforum-1-19.obf): 14 empty squares each.
 FFO_5 = ("-OOOOO----OXXO-XXXOXOXX-XXOXOXXOXXOOXOOOXXXXOO-OX-XOOO---XXXXX-- X", {"g8"}, 32)
 FFO_7 = ("--OXXO--XOXXXX--XOOOXXXXXOOXXXXXXOOOOXXX-XXXXXXX--XXOOO----XXOO- X", {"a6"}, 8)
 
