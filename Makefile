@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: setup run test lint bench messages deploy-check
+.PHONY: setup run test perf lint bench messages deploy-check
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,11 @@ test: setup
 # PostgreSQL and Redis: drops database "deploycheck", empties Redis db 5 (docs/deploy.md).
 deploy-check: setup
 	$(BIN)/python -m config.launcher --deploy-check
+
+# The timed checks the suite leaves out (a search keeps to its budget, a core is N times
+# faster than the Python search): run them on a quiet machine.
+perf: setup
+	$(BIN)/python -m pytest --perf -m perf tests/games/ai
 
 lint: setup
 	$(BIN)/ruff check .

@@ -111,6 +111,7 @@ def test_easy_does_not_always_play_the_same_move():
     assert len({choose_move(ENGINE, state, "easy", seed=seed) for seed in range(30)}) > 1
 
 
+@pytest.mark.perf
 @pytest.mark.parametrize("start", ["midgame", "endgame"])
 def test_hard_keeps_to_its_time_budget(start):
     state = ENGINE.from_fen(CORNER_ON_OFFER) if start == "midgame" else random_positions(1, 3, 46, 47)[0]
