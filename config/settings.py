@@ -4,7 +4,7 @@ Every value has a default that works on a fresh checkout (SQLite under ``var/``,
 the in-memory channel layer for one-off commands and unit tests). ``make run``
 adds a private Redis for the channel layer and the Celery broker. Production sets
 ``DJANGO_DEBUG=0``, ``DJANGO_SECRET_KEY``, ``DJANGO_ALLOWED_HOSTS``,
-``DATABASE_URL`` and ``REDIS_URL``. The README lists every variable.
+``DATABASE_URL`` and ``REDIS_URL``. docs/configuration.md lists every variable.
 """
 
 from __future__ import annotations
@@ -191,7 +191,7 @@ def _default_channel_prefix(redis_url: str) -> str:
 CHANNEL_PREFIX = os.getenv("CHANNEL_PREFIX") or _default_channel_prefix(REDIS_URL)
 if REDIS_URL:
     # The PubSub layer delivers a group message with one PUBLISH and never drops
-    # for "capacity"; the core layer silently lost moves under load (see README).
+    # for "capacity"; the core layer silently dropped moves in our load tests (bench/ws_load.py).
     # Ours adds one pattern subscription per process instead of one per socket.
     CHANNEL_LAYERS = {
         "default": {
@@ -215,7 +215,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_WORKER_MAX_TASKS_PER_CHILD = 1000
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_TIMEOUT = 3
-# Countdowns (clock flags, draw-offer lapses) stay far below this; see README.
+# Countdowns (clock flags, draw-offer lapses) stay far below this (docs/operations.md, "Obligations").
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": 3600,
     "socket_timeout": 5,

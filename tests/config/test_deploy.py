@@ -114,9 +114,9 @@ def test_the_environment_template_sets_production_mode_and_only_known_variables(
     env = deploy.read_env_template()
     assert env["DJANGO_DEBUG"] == "0" and env["DJANGO_BEHIND_PROXY"] == "1" and env["DJANGO_HTTPS"] == "1"
     assert env["DJANGO_STATIC_MANIFEST"] == "1" and env["DJANGO_SECRET_KEY"] == "", "never a shipped secret"
-    readme = (deploy.BASE_DIR / "README.md").read_text()
+    readme = (deploy.BASE_DIR / "docs" / "configuration.md").read_text()
     unknown = [name for name in env if f"`{name}`" not in readme]
-    assert not unknown, f"variables the README's Configuration table does not describe: {unknown}"
+    assert not unknown, f"variables docs/configuration.md does not describe: {unknown}"
 
 
 @pytest.mark.parametrize(
