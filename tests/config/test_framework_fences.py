@@ -3,7 +3,7 @@
 Five modules reach past a library's public surface, each for a measured reason
 (docs/performance.md): ``config/channel_layer.py`` (channels_redis),
 ``config/websocket.py`` (channels' consumer loop), ``config/daphne_server.py``
-(daphne's server, Twisted's reactor, autobahn's debug formatting),
+(daphne's server and Twisted's reactor),
 ``config/body_limit.py`` (daphne's request) and ``games/rows.py`` (Django's SQL
 compiler). pyproject.toml pins those libraries to the minor versions tested; this
 test is what fails first, and says what moved, when an upgrade changes them.
@@ -85,13 +85,6 @@ def test_twisted_s_asyncio_reactor_still_exposes_its_event_loop():
     from twisted.internet import asyncioreactor
 
     assert "_asyncioEventloop" in assigned(asyncioreactor.AsyncioSelectorReactor)
-
-
-def test_autobahn_still_formats_its_debug_lines_with_a_module_pformat():
-    from autobahn.websocket import protocol
-
-    assert hasattr(protocol, "pformat") and hasattr(protocol.Timings, "__str__")
-    assert "_timings" in assigned(protocol.Timings)
 
 
 def test_django_s_sql_compiler_still_has_what_the_precompiled_statements_use():
