@@ -105,6 +105,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "ratings",
+    "chat",
 ]
 
 MIDDLEWARE = [

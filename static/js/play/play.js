@@ -1,6 +1,7 @@
 // The live board page: wires the socket (client.js), the game's renderer, the
 // players' clocks, the move list, the buttons and the status line together.
 
+import { startChat } from "./chat.js";
 import { GameClient } from "./client.js";
 import { loadRenderer, readJson } from "./renderers.js";
 import { formatClock, playerName, resultText, turnText } from "./text.js";
@@ -36,6 +37,7 @@ const client = new GameClient(initial.id, { game: initial, you }, {
   onConnection,
   onRedirect: (url) => window.location.assign(url),
 });
+const chat = startChat(client);
 
 // For people using the browser console and for the browser tests: read-only views.
 window.__game = {
@@ -44,6 +46,7 @@ window.__game = {
   get online() { return online; },
   get busy() { return client.busy; },
   client,
+  chat,
   play: playMove,
 };
 
