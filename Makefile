@@ -36,7 +36,7 @@ perf: setup
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy config games accounts ratings
+	$(BIN)/mypy config games accounts ratings chat
 
 bench: setup
 	$(BIN)/python bench/engines.py

@@ -288,8 +288,13 @@ async def chat_pair(
             pass
         return ws
 
-    author = await opened(author_url, author_cookie)
-    reader = await opened(reader_url, reader_cookie)
+    try:
+        author = await opened(author_url, author_cookie)
+        reader = await opened(reader_url, reader_cookie)
+    except Exception:  # noqa: BLE001 - counted and reported
+        errors.append({"type": "not_connected"})
+        ready.set()  # nothing to wait for
+        return
     ready.set()
     pending: deque[tuple[int, float]] = deque()  # (id, sent at) of the lines not yet read, in order
 
@@ -409,7 +414,8 @@ def play_client(
     conn.send(
         [(b.round_trips, b.moves_made, b.longest_wait, len(b.errors), b.reconnects, b.finished) for b in bots]
     )
-    conn.send((chat_latencies, len(chat_errors)))
+    not_in = sum(1 for error in chat_errors if error["type"] == "not_connected")
+    conn.send((chat_latencies, len(chat_errors) - not_in, not_in))
     conn.send(cpu_seconds(os.getpid()))
     conn.close()
 
@@ -606,12 +612,13 @@ def play(args, games, ports, daphne_pids, profile_path: str | None) -> None:
         pipe.send("stop")
     results, client_cpu = [], 0.0
     chat_trips: list[tuple[float, float]] = []
-    chat_errors = 0
+    chat_errors = chat_not_in = 0
     for pipe in pipes:
         results += pipe.recv()
-        trips, refused = pipe.recv()
+        trips, refused, not_in = pipe.recv()
         chat_trips += trips
         chat_errors += refused
+        chat_not_in += not_in
         client_cpu += pipe.recv()
     for proc in procs:
         proc.join()
@@ -664,7 +671,7 @@ def play(args, games, ports, daphne_pids, profile_path: str | None) -> None:
     if chat_games:
         lines = [latency for sent, latency in chat_trips if t0 <= sent <= t1]
         print(
-            f"  chat: {chat_games} games chatting, offered ~{chat_games * CHAT_LINES_PER_AUTHOR_S:.0f} lines/s, "
+            f"  chat: {chat_games - chat_not_in} of {chat_games} chatting games in, offered ~{(chat_games - chat_not_in) * CHAT_LINES_PER_AUTHOR_S:.0f} lines/s, "
             f"read {len(lines) / window:.0f} lines/s; line latency p50 {percentile(lines, 0.5) * 1000:.1f} ms, "
             f"p99 {percentile(lines, 0.99) * 1000:.1f} ms, p99.9 {percentile(lines, 0.999) * 1000:.1f} ms; "
             f"refused {chat_errors}"

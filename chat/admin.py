@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -87,7 +88,9 @@ class ChatReportAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("game"))
     def game_link(self, report: ChatReport) -> str:
-        return format_html('<a href="/play/{}/">#{}</a>', report.line.game_id, report.line.game_id)
+        return format_html(
+            '<a href="{}">#{}</a>', reverse("play", args=[report.line.game_id]), report.line.game_id
+        )
 
     @admin.display(description=_("the line in context"))
     def context(self, report: ChatReport) -> str:

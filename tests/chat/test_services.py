@@ -147,12 +147,17 @@ def test_a_socket_without_an_identity_or_a_game_gets_a_refusal(people, guest):
     )
 
 
-def test_the_blocker_never_sees_the_blocked_players_lines_but_others_do(people, _no_broadcasts, on_commit):
+def test_the_blocker_never_sees_the_blocked_players_lines_but_others_do(
+    people, guest, _no_broadcasts, on_commit
+):
     game_id, alice, bob, carol = people
     blocks.block(by=bob.user, user=alice.user)
     with on_commit():
         services.post_line(game_id=game_id, identity=alice, text="you will lose")
     assert _no_broadcasts[-1][1]["hide_from"] == [bob.user.pk]
+    services.post_line(game_id=game_id, identity=guest, preset="hello")
+    assert texts(game_id, bob) == ["hello"]  # a guest's line (no account) is not caught by bob's blocks
+    ChatLine.objects.filter(preset="hello").delete()
     assert texts(game_id, bob) == []
     assert texts(game_id, carol) == ["you will lose"]
     assert texts(game_id, alice) == ["you will lose"]
