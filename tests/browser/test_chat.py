@@ -12,6 +12,7 @@ from accounts.identity import Identity
 from chat.models import ChatReport
 from games import services
 from games.models import Game
+from tests.browser.conftest import screenshot
 from tests.browser.pages import open_game
 from tests.chat.conftest import finish_games
 
@@ -71,6 +72,8 @@ def test_players_chat_safely_a_guest_spectator_uses_phrases_and_a_line_is_report
     expect(alice.locator('#chat-lines .chat-line[data-room="spectators"] .chat-room')).to_have_text(
         "spectator"
     )
+    screenshot(alice, "chat-player-desktop")
+    screenshot(guest, "chat-guest-spectator-desktop")
     alice.reload()
     expect(alice.locator("#chat-show-spectators")).to_be_checked()  # remembered in her settings
 
