@@ -90,21 +90,16 @@ def clean_text(text: str) -> str:
 
 
 def _take_rate_slot(author: str) -> bool:
-    """Count a line against the author's window of RATE_SECONDS; False when it is full.
+    """Take one of the author's RATE_LINES slots, each held for RATE_SECONDS; False when all are held.
 
-    The shared cache (Redis when REDIS_URL is set, else this process's memory):
-    ``add`` and ``incr`` are atomic there, so two sockets racing cannot both
-    take the last slot. The window opens with the first line.
+    So no RATE_SECONDS span ever holds more than RATE_LINES lines (a fixed window
+    would let twice as many through across its edge). The slots live in the shared
+    cache (Redis when REDIS_URL is set, else this process's memory), where ``add``
+    is atomic: two sockets racing for the last slot cannot both get it.
     """
-    key = f"chat:rate:{author}"
-    if cache.add(key, 1, timeout=RATE_SECONDS):
-        return True
-    try:
-        count = cache.incr(key)
-    except ValueError:  # the window expired between add and incr
-        cache.add(key, 1, timeout=RATE_SECONDS)
-        return True
-    return count <= RATE_LINES
+    keys = [f"chat:rate:{author}:{n}" for n in range(RATE_LINES)]
+    held = cache.get_many(keys)
+    return any(key not in held and cache.add(key, 1, timeout=RATE_SECONDS) for key in keys)
 
 
 def is_muted(user_id: int) -> bool:

@@ -117,6 +117,36 @@ def test_a_player_sends_at_most_five_lines_in_ten_seconds_across_sockets(people)
     assert ChatLine.objects.filter(user=alice.user).count() == 5
 
 
+@pytest.fixture
+def clock(monkeypatch):
+    """The cache's clock (tests run on the locmem cache), set by hand."""
+    from types import SimpleNamespace
+
+    from django.core.cache.backends import base, locmem
+
+    now = [1_000_000.0]
+    fake = SimpleNamespace(time=lambda: now[0])
+    monkeypatch.setattr(base, "time", fake)
+    monkeypatch.setattr(locmem, "time", fake)
+    return now
+
+
+def test_no_ten_seconds_ever_hold_more_than_five_lines(people, clock):
+    game_id, alice, _, _ = people
+
+    def post() -> Verdict:
+        return services.post_line(game_id=game_id, identity=alice, preset="hello").verdict
+
+    assert post() is Verdict.OK  # at 0 s
+    clock[0] += 9
+    assert [post() for _ in range(5)] == [Verdict.OK] * 4 + [Verdict.RATE_LIMITED]  # at 9 s
+    clock[0] += 1.5
+    # At 10.5 s the line of 0 s has left the last 10 s, the four of 9 s have not: one more, not five.
+    assert [post() for _ in range(2)] == [Verdict.OK, Verdict.RATE_LIMITED]
+    clock[0] += 10
+    assert post() is Verdict.OK
+
+
 def test_a_refused_line_does_not_use_up_the_rate(people):
     game_id, alice, _, _ = people
     for _ in range(6):
