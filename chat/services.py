@@ -156,10 +156,10 @@ def post_line(
     hide_from = (
         list(Block.objects.filter(blocked_id=user.pk).values_list("blocker_id", flat=True)) if user else []
     )
-    with transaction.atomic():
-        line.save()
-        # After commit: a socket that reads the history because of this event must find the row.
-        transaction.on_commit(lambda: _announce_line(line, hide_from))
+    line.save()  # one INSERT: no transaction of its own needed (two round trips fewer on PostgreSQL)
+    # After commit (at once, unless a caller's transaction is open): a socket that
+    # reads the history because of this event must find the row.
+    transaction.on_commit(lambda: _announce_line(line, hide_from))
     return Result(Verdict.OK, line)
 
 
