@@ -34,12 +34,12 @@ after opening them minus before, divided by their number (KB = 1,024 bytes).
 Traffic stays on 127.0.0.1.
 
 With --chat-rate, some games also chat: in each, a socket of the first player
-(the author) posts preset lines and a socket of the
+(the author) posts preset lines, with gaps uniform in 0.5-1.5 of the mean so
+no author reaches the chat's limit of 5 lines in 10 s, and a socket of the
 second player (the reader, on the other server with --servers 2) receives
-them (gaps uniform in 0.5-1.5 of the mean, so no author reaches the limit). The line's latency is the author's send to the reader receiving it.
-These are two more sockets in each chatting game (they receive its moves as
-well), opened beside the players' own; CHAT_LINES_PER_AUTHOR_S keeps every
-author well under the chat's limit of 5 lines in 10 s.
+them. A line's latency is the author's send to the reader receiving it. These
+are two more sockets in each chatting game (they receive its moves as well),
+opened beside the players' own.
 """
 
 from __future__ import annotations

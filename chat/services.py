@@ -118,7 +118,8 @@ def post_line(
 
     ``session``: the author's session (a guest's chat switch lives there).
     """
-    if identity.user is None and identity.guest is None:
+    user, guest_key = identity.user, identity.guest.key if identity.guest is not None else ""
+    if user is None and not guest_key:
         return Result(Verdict.NO_IDENTITY)
     game = Game.objects.filter(pk=game_id).only("user0_id", "user1_id", "guest0_key", "guest1_key").first()
     if game is None:
@@ -135,15 +136,13 @@ def post_line(
             return Result(Verdict.INVALID)
         if selectors.presets_only(identity):
             return Result(Verdict.PRESETS_ONLY)
-    author = f"u{identity.user.pk}" if identity.user is not None else f"g{identity.guest.key}"  # type: ignore[union-attr]
-    if not _take_rate_slot(author):
+    if not _take_rate_slot(f"u{user.pk}" if user is not None else f"g{guest_key}"):
         return Result(Verdict.RATE_LIMITED)
     side = game.side_of(identity)
-    user = identity.user
     line = ChatLine(
         game_id=game_id,
         user=user,
-        guest_key="" if user is not None else identity.guest.key,  # type: ignore[union-attr]
+        guest_key="" if user is not None else guest_key,
         author_name=identity.name,
         room=ChatLine.Room.PLAYERS if side is not None else ChatLine.Room.SPECTATORS,
         side=side,
