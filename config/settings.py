@@ -290,7 +290,14 @@ ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_PRESERVE_USERNAME_CASING = True
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_LOGOUT_ON_GET = False
-ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
+# Failed log-ins (accounts/services/logins.py): per client address, and per name
+# *and* address ("key": the adapter puts the address in it; allauth's own key is
+# the name alone, which let anybody lock a player out). A guesser spread over
+# many addresses meets the name's growing delay instead.
+ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,100/h/ip,5/5m/key"}
+# Behind nginx (deploy/), the client's address is the one X-Forwarded-For entry
+# nginx sets; without a proxy that header is the client's own word and ignored.
+ALLAUTH_TRUSTED_PROXY_COUNT = 1 if env_bool("DJANGO_BEHIND_PROXY", default=False) else 0
 EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 
 # --- I18n ------------------------------------------------------------------
