@@ -9,6 +9,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import LOOKALIKE_MESSAGE, lookalike_taken
 from accounts.services import logins
 from accounts.validators import name_key
 
@@ -20,6 +21,7 @@ class AccountAdapter(DefaultAccountAdapter):
         **DefaultAccountAdapter.error_messages,
         "username_taken": _("This name is already taken."),
         "username_blacklisted": _("This name is reserved. Please choose another."),
+        "username_lookalike": LOOKALIKE_MESSAGE,
     }
 
     # allauth's DefaultAccountAdapter fixes this signature (positional `shallow`).
@@ -31,6 +33,8 @@ class AccountAdapter(DefaultAccountAdapter):
         username = super().clean_username(username, shallow=shallow)
         if not shallow and get_user_model().objects.filter(username_key=name_key(username)).exists():
             raise self.validation_error("username_taken")
+        if not shallow and lookalike_taken(username):
+            raise self.validation_error("username_lookalike")
         return username
 
     # --- failed log-ins (accounts/services/logins.py) -------------------------
