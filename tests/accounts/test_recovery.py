@@ -203,6 +203,16 @@ def test_a_forgotten_password_is_reset_through_the_link_mailed_to_the_verified_a
     assert again.context["token_fail"]
 
 
+def test_the_reset_mail_speaks_the_language_the_player_browses_in(inbox, alice):
+    verified_address(alice, "alice@example.org")
+    client = Client()
+    client.post("/i18n/setlang/", {"language": "el", "next": "/"})
+    client.post("/accounts/password/reset/", {"email": "alice@example.org"})
+    mail = inbox.only("alice@example.org")
+    assert mail["Subject"].strip() == "[Five Boards] Επαναφορά του κωδικού σας"
+    assert "/accounts/password/reset/key/" in mail.get_body(preferencelist=("plain",)).get_content()
+
+
 def test_an_expired_reset_link_is_refused(inbox, alice, monkeypatch):
     verified_address(alice, "alice@example.org")
     request_reset("alice@example.org")
