@@ -61,8 +61,12 @@ class User(AbstractUser):
             raise ValidationError({"username": LOOKALIKE_MESSAGE}, code="lookalike")
 
     def save(self, *args, **kwargs) -> None:
+        # Decided before anything reads self.username: a name deferred by .only() and
+        # never touched is no rename, and must not give a legacy account its skeleton.
+        renamed = self._state.adding or (
+            "username" in self.__dict__ and self.username != self._loaded_username
+        )
         self.username_key = name_key(self.username)
-        renamed = self._state.adding or self.username != self._loaded_username
         if renamed:
             self.username_skeleton = name_skeleton(self.username)
         update_fields = kwargs.get("update_fields")

@@ -148,6 +148,7 @@ def test_an_unprotected_legacy_account_still_saves_and_gets_protected_when_renam
     newer = User.objects.get(username="AIice")
     newer.about = "hello"
     newer.save()  # no IntegrityError: the name did not change
+    User.objects.only("pk", "about").get(pk=newer.pk).save()  # nor when it was not even read
     newer.username = "Alicia"
     newer.save()
     newer.refresh_from_db()
