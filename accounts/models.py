@@ -36,7 +36,9 @@ class User(AbstractUser):
     # at the same instant. Null for an account that collided with an older one
     # when the column was added (migration 0004): `manage.py confusable_names`
     # lists those for a person to settle; renaming the account fills it in.
-    username_skeleton = models.CharField(max_length=150, unique=True, null=True, editable=False)  # noqa: DJ001
+    # 255: a skeleton can be up to 7 times its name (a Hangul syllable becomes its
+    # letters), and names have at most 30 characters once NFKC-normalised.
+    username_skeleton = models.CharField(max_length=255, unique=True, null=True, editable=False)  # noqa: DJ001
     about = models.TextField(_("about"), max_length=ABOUT_MAX_LENGTH, blank=True)
     # Server-made square avatars (re-encoded, random names); the upload itself is never kept.
     avatar = models.FileField(_("photo"), upload_to="avatars/", blank=True, max_length=200)

@@ -33,12 +33,12 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="user",
             name="username_skeleton",
-            field=models.CharField(editable=False, max_length=150, null=True),
+            field=models.CharField(editable=False, max_length=255, null=True),
         ),
         migrations.RunPython(fill, migrations.RunPython.noop),
         migrations.AlterField(
             model_name="user",
             name="username_skeleton",
-            field=models.CharField(editable=False, max_length=150, null=True, unique=True),
+            field=models.CharField(editable=False, max_length=255, null=True, unique=True),
         ),
     ]

@@ -97,6 +97,12 @@ def test_ordinary_words_that_begin_like_a_reserved_one_are_accepted(name):
     assert signup_errors(name) == []
 
 
+def test_a_thirty_letter_hangul_name_fits_although_its_skeleton_is_longer():
+    name = "꽦" * 30  # each syllable's skeleton is its 7 letters
+    assert signup_errors(name) == []
+    assert len(User.objects.get(username=name).username_skeleton) == 210
+
+
 def test_the_database_refuses_a_look_alike_even_past_the_forms(user_factory):
     user_factory("alice")
     with pytest.raises(IntegrityError), transaction.atomic():
