@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import logging
+import smtplib
 import unicodedata
 from typing import Any
 
@@ -12,6 +14,8 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import LOOKALIKE_MESSAGE, lookalike_taken
 from accounts.services import logins
 from accounts.validators import name_key
+
+logger = logging.getLogger(__name__)
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -65,3 +69,14 @@ class AccountAdapter(DefaultAccountAdapter):
         login = credentials.get("username", "")
         if login:
             logins.record_failure(login=login)
+
+    # --- mail -----------------------------------------------------------------
+
+    def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
+        try:
+            super().send_mail(template_prefix, email, context)
+        except (smtplib.SMTPException, OSError) as error:
+            # The page the player sees stays the same (a failure here must not tell
+            # whether an address has an account); they can ask again. Logged
+            # without the mail itself, whose link must never reach a log.
+            logger.error("Could not send %s: %s: %s", template_prefix, type(error).__name__, error)

@@ -244,6 +244,24 @@ def test_a_reset_mails_only_verified_addresses_and_looks_the_same_for_any_addres
     assert [mail["To"] for mail in inbox.take()] == ["alice@example.org"]
 
 
+def test_a_mail_server_refusing_the_mail_is_logged_without_the_link_and_the_page_stays_the_same(
+    inbox, alice, caplog
+):
+    async def refuse(server, session, envelope) -> str:
+        return "554 Transaction failed"
+
+    inbox.handle_DATA = refuse  # type: ignore[method-assign]
+    verified_address(alice, "alice@example.org")
+    response = request_reset("alice@example.org")
+    assert (response.status_code, response["Location"]) == (
+        HTTPStatus.FOUND,
+        "/accounts/password/reset/done/",
+    )
+    errors = [record.getMessage() for record in caplog.records if record.levelname == "ERROR"]
+    assert len(errors) == 1 and "password_reset_key" in errors[0] and "SMTPDataError" in errors[0]
+    assert "reset/key" not in caplog.text
+
+
 # --- without a mail server --------------------------------------------------------
 
 
