@@ -18,7 +18,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 setup: $(VENV)/.installed
 
 run: setup
-	$(BIN)/python -m config.launcher
+	$(BIN)/python -m launch
 
 test: setup
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
@@ -26,7 +26,7 @@ test: setup
 # The production layout (deploy/) on loopback behind Debian's nginx, on the local
 # PostgreSQL and Redis: drops database "deploycheck", empties Redis db 5 (docs/deploy.md).
 deploy-check: setup
-	$(BIN)/python -m config.launcher --deploy-check
+	$(BIN)/python -m launch --deploy-check
 
 # The timed checks the suite leaves out (a search keeps to its budget, a core is N times
 # faster than the Python search): run them on a quiet machine.
@@ -36,7 +36,7 @@ perf: setup
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy config games accounts ratings
+	$(BIN)/mypy config games accounts ratings launch
 
 bench: setup
 	$(BIN)/python bench/engines.py

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from config.launcher import BASE_DIR
+from launch.processes import BASE_DIR
 from tests.processes import EXTERNAL_SITE
 
 CHROMIUM = "/usr/bin/chromium"

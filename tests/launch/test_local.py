@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from config.launcher import BASE_DIR, free_port
+from launch.processes import BASE_DIR, free_port
 
 pytestmark = pytest.mark.services
 
