@@ -154,6 +154,9 @@ def run_site(host: str, port: int) -> int:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, on_signal)
+    # Started from a script's background job, Ctrl-C would arrive ignored (inherited);
+    # whoever runs the site in a terminal expects it to stop it.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         if not env.get("REDIS_URL"):
             redis_proc, url = start_embedded_redis(var_dir / "redis", process_group=0)

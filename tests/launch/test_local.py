@@ -29,6 +29,7 @@ class Terminal:
     def __init__(self, argv: list[str], env: dict[str, str]) -> None:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: becomes the terminal's session, like a login shell's job
+            signal.signal(signal.SIGINT, signal.SIG_DFL)  # as a shell starts a foreground job
             os.chdir(BASE_DIR)
             os.execvpe(argv[0], argv, env)
         self.output = b""
