@@ -134,7 +134,9 @@ def new_game(request):
 
 def play(request, game_id: int):
     game = get_object_or_404(Game.objects.select_related("user0", "user1"), pk=game_id)
-    identity = identity_from_request(request)  # a guest identity exists before the socket opens
+    # Watching makes no guest (and so no session): a guest who plays got its identity
+    # when it created or joined the game over HTTP, before its socket opened.
+    identity = identity_from_request(request, create_guest=False)
     side = game.side_of(identity)
     return render(
         request,
@@ -153,10 +155,11 @@ def play(request, game_id: int):
 
 def join(request, token: str):
     game = get_object_or_404(Game, invite_token=token)
-    identity = identity_from_request(request)
+    identity = identity_from_request(request, create_guest=False)
     if game.side_of(identity) is not None or game.status != Game.Status.WAITING:
         return redirect(game.get_absolute_url())
     if request.method == "POST":
+        identity = identity_from_request(request)  # joining is an action: a guest starts here
         try:
             services.join_game(game_id=game.pk, identity=identity, token=token)
         except services.GameError as exc:
@@ -173,13 +176,13 @@ def take_challenge(request, game_id: int):
 
 @require_POST
 def decline(request, game_id: int):
-    _post_service(request, game_id, services.decline_invitation)
+    _post_service(request, game_id, services.decline_invitation, create_guest=False)
     return redirect("home")
 
 
 @require_POST
 def abandon(request, game_id: int):
-    identity = identity_from_request(request)
+    identity = identity_from_request(request, create_guest=False)
     try:
         services.abandon_computer_game(game_id=game_id, identity=identity)
     except services.GameError as exc:
@@ -191,12 +194,13 @@ def abandon(request, game_id: int):
 
 @require_POST
 def cancel(request, game_id: int):
-    _post_service(request, game_id, services.cancel_waiting_game)
+    _post_service(request, game_id, services.cancel_waiting_game, create_guest=False)
     return redirect("home")
 
 
-def _post_service(request, game_id: int, func):
-    identity = identity_from_request(request)
+def _post_service(request, game_id: int, func, *, create_guest: bool = True):
+    """``create_guest=False`` for what only a seated player may do: a new guest sits nowhere."""
+    identity = identity_from_request(request, create_guest=create_guest)
     try:
         game = func(game_id=game_id, identity=identity)
     except services.GameError as exc:
