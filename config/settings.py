@@ -271,6 +271,13 @@ CACHES = {
 # per-process locmem cache would let processes disagree about a logout, so
 # without Redis sessions stay in the database only.
 SESSION_ENGINE = "django.contrib.sessions.backends." + ("cached_db" if REDIS_URL else "db")
+# Only visitors who act get a session (a guest starts with its first game or join,
+# never by viewing a page), and expired ones are deleted daily: nothing else would.
+CELERY_BEAT_SCHEDULE["accounts-clear-expired-sessions"] = {
+    "task": "accounts.clear_expired_sessions",
+    "schedule": 24 * 3600.0,
+    "options": {"expires": 12 * 3600.0},  # a run missed for half a day waits for the next one
+}
 
 # --- Auth ------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
