@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.identity import identity_from_request
+from accounts.identity import forget_new_guest, identity_from_request
 from games import analysis as game_analysis
 from games import events, services
 from games.engines import ENGINES
@@ -127,6 +127,7 @@ def new_game(request):
                 invited_user=data.get("invited_user"),
             )
     except services.GameError as exc:
+        forget_new_guest(request)
         form.add_error(None, exc.message)
         return _render_home(request, form, status=400)
     return redirect(game.get_absolute_url())
@@ -163,6 +164,7 @@ def join(request, token: str):
         try:
             services.join_game(game_id=game.pk, identity=identity, token=token)
         except services.GameError as exc:
+            forget_new_guest(request)
             messages.error(request, exc.message)
             return redirect("home")
         return redirect(game.get_absolute_url())
@@ -204,6 +206,7 @@ def _post_service(request, game_id: int, func, *, create_guest: bool = True):
     try:
         game = func(game_id=game_id, identity=identity)
     except services.GameError as exc:
+        forget_new_guest(request)
         messages.error(request, exc.message)
         return redirect("home")
     return redirect(game.get_absolute_url())

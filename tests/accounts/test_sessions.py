@@ -95,6 +95,28 @@ def test_refusals_for_seated_players_only_start_no_session():
     assert not Session.objects.exists()
 
 
+@pytest.mark.django_db
+def test_a_visitor_whose_first_action_is_refused_is_told_why_and_left_without_a_session(user_factory):
+    alice = user_factory("alice")
+    challenge = services.create_human_game(
+        identity=Identity(user=alice, guest=None), game="reversi", kind=Game.Kind.LOBBY, side=0, minutes=5
+    )
+    visitor = Client()
+    response = visitor.post(
+        "/play/new/", {"game": "reversi", "opponent": "lobby", "minutes": "5", "side": "0"}
+    )
+    assert response.status_code == 400
+    assert "Log in to post an open challenge." in response.content.decode()
+    assert "sessionid" not in response.cookies
+
+    response = visitor.post(f"/play/{challenge.pk}/take/", follow=True)
+    assert "Log in to take an open challenge." in response.content.decode()
+    assert "sessionid" not in visitor.cookies
+    assert not Session.objects.exists()
+    challenge.refresh_from_db()
+    assert challenge.status == Game.Status.WAITING
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_a_visitor_watches_a_game_then_gets_its_session_with_its_own_computer_game(user_factory):
     alice = await database_sync_to_async(user_factory)("alice")
