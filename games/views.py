@@ -308,6 +308,7 @@ def analysis(request, game_id: int):
         try:
             found = game_analysis.request_analysis(game_id=game_id, identity=identity_from_request(request))
         except game_analysis.AnalysisRefused as refused:
+            forget_new_guest(request)
             response = JsonResponse(
                 {
                     "error": refused.message,
@@ -346,6 +347,7 @@ def play_from_here(request, game_id: int):
             side=side,
         )
     except game_analysis.AnalysisRefused as refused:
+        forget_new_guest(request)
         if refused.code == "not_found":
             raise Http404 from None
         messages.error(request, refused.message)
@@ -408,5 +410,6 @@ def analysis_board_evaluation(request, slug: str):
         if request.method == "GET":
             return JsonResponse(game_analysis.board_evaluation(slug, request.GET.get("fen", "")))
     except game_analysis.AnalysisRefused as refused:
+        forget_new_guest(request)
         return _refusal(refused)
     return HttpResponseNotAllowed(["GET", "POST"])

@@ -116,6 +116,14 @@ def test_a_visitor_whose_first_action_is_refused_is_told_why_and_left_without_a_
     challenge.refresh_from_db()
     assert challenge.status == Game.Status.WAITING
 
+    response = visitor.post(f"/play/{challenge.pk}/analysis.json")  # not over: nothing to analyse
+    assert response.status_code == 409 and response.json()["code"] == "not_finished"
+    assert "sessionid" not in response.cookies
+    response = visitor.post("/analysis/reversi/evaluate.json", {"fen": "not a position"})
+    assert response.status_code == 400
+    assert "sessionid" not in response.cookies
+    assert not Session.objects.exists()
+
 
 @pytest.mark.django_db(transaction=True)
 async def test_a_visitor_watches_a_game_then_gets_its_session_with_its_own_computer_game(user_factory):
