@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -88,6 +89,27 @@ SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SILENCED_SYSTEM_CHECKS: list[str] = []
 
+# --- Content-Security-Policy (django-csp; config/csp.py) -------------------
+# Strict on every page, the admin included: scripts and styles only from the
+# site's own files, no inline <script>, <style>, style="" or onclick="" (data
+# for scripts goes in json_script's <script type="application/json">, which is
+# never executed). connect-src also names the request's own ws:/wss: origin.
+# Avatars are media from the site itself; an operator serving /media/ from
+# another host adds it to img-src here.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+
 INSTALLED_APPS = [
     "daphne",
     "django.contrib.admin",
@@ -109,6 +131,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.csp.SiteCSPMiddleware",  # the Content-Security-Policy header (CONTENT_SECURITY_POLICY)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -271,6 +294,13 @@ CACHES = {
 # per-process locmem cache would let processes disagree about a logout, so
 # without Redis sessions stay in the database only.
 SESSION_ENGINE = "django.contrib.sessions.backends." + ("cached_db" if REDIS_URL else "db")
+# Only visitors who act get a session (a guest starts with its first game or join,
+# never by viewing a page), and expired ones are deleted daily: nothing else would.
+CELERY_BEAT_SCHEDULE["accounts-clear-expired-sessions"] = {
+    "task": "accounts.clear_expired_sessions",
+    "schedule": 24 * 3600.0,
+    "options": {"expires": 12 * 3600.0},  # a run missed for half a day waits for the next one
+}
 
 # --- Auth ------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
