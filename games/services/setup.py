@@ -14,7 +14,7 @@ from games.engines.base import InvalidPosition
 from games.models import DEFAULT_TIME_MINUTES, TIME_CONTROL_CHOICES, EndReason, Game
 from games.services import deadlines, queue
 from games.services.base import Code, GameError, commit_and_announce, locked, now, side_of
-from games.services.ending import end_for_new_game
+from games.services.ending import announce_finished, end_for_new_game
 
 AI_LEVELS = ("easy", "medium", "hard")
 
@@ -181,6 +181,7 @@ def _call_off(game: Game, reason: EndReason) -> None:
     game.end_reason = reason
     game.finished_at = now()
     commit_and_announce(game, "end")
+    announce_finished(game.pk)
     game_id = game.pk
     transaction.on_commit(lambda: events.send_lobby_event(game_id))
 
