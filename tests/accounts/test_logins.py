@@ -6,6 +6,7 @@ as daphne sets it.
 
 from __future__ import annotations
 
+import inspect
 from http import HTTPStatus
 
 import pytest
@@ -103,3 +104,16 @@ def test_ipv6_addresses_count_by_their_slash_64(alice):
         log_in(f"2001:db8:1:2::{number + 1:x}", "alice", "guess")
     assert refused_for_too_many(log_in("2001:db8:1:2::ffff", "alice", "guess"))
     assert log_in("2001:db8:1:3::1", "alice", "right-pass").status_code == HTTPStatus.FOUND
+
+
+def test_allauth_still_keys_its_login_limit_through_the_hook_the_adapter_overrides():
+    # The adapter's per-(name, address) key rides on a private allauth method
+    # (django-allauth is held below 66 in pyproject.toml); this says what moved.
+    from allauth.account.adapter import DefaultAccountAdapter
+
+    source = inspect.getsource(DefaultAccountAdapter.pre_authenticate)
+    assert "self._get_login_attempts_cache_key(request, **credentials)" in source
+    assert 'action="login_failed"' in source
+    assert "self.authentication_failed(request, **credentials)" in inspect.getsource(
+        DefaultAccountAdapter.authenticate
+    )
