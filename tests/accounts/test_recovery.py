@@ -29,6 +29,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
 from django.utils import timezone
 
+from accounts.services import logins
 from config.settings import email_settings
 
 pytestmark = pytest.mark.django_db
@@ -211,6 +212,25 @@ def test_the_reset_mail_speaks_the_language_the_player_browses_in(inbox, alice):
     mail = inbox.only("alice@example.org")
     assert mail["Subject"].strip() == "[Five Boards] Επαναφορά του κωδικού σας"
     assert "/accounts/password/reset/key/" in mail.get_body(preferencelist=("plain",)).get_content()
+
+
+def test_after_a_reset_the_owner_logs_in_from_there_while_a_guesser_elsewhere_holds_the_name(
+    inbox, alice, monkeypatch
+):
+    monkeypatch.setattr(logins, "_now", lambda: 1_000_000.0)  # the name's delay never ends by itself
+    for number in range(logins.FREE_FAILURES):
+        Client(REMOTE_ADDR=f"198.51.100.{number}").post(
+            "/accounts/login/", {"login": "alice", "password": "x"}
+        )
+    verified_address(alice, "alice@example.org")
+    owner = Client(REMOTE_ADDR="192.0.2.10")
+    owner.post("/accounts/password/reset/", {"email": "alice@example.org"})
+    form_page = owner.get(
+        link_in(inbox.only("alice@example.org"), "/accounts/password/reset/key/"), follow=True
+    )
+    owner.post(form_page.redirect_chain[-1][0], {"password1": "new-pass", "password2": "new-pass"})
+    response = owner.post("/accounts/login/", {"login": "alice", "password": "new-pass"})
+    assert response.status_code == HTTPStatus.FOUND
 
 
 def test_an_expired_reset_link_is_refused(inbox, alice, monkeypatch):
