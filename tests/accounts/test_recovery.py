@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import email
 import logging
+import os
 import queue
 import re
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from datetime import timedelta
@@ -24,6 +27,7 @@ import pytest
 from aiosmtpd.controller import Controller
 from allauth.account.forms import default_token_generator
 from allauth.account.models import EmailAddress
+from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
@@ -342,6 +346,37 @@ def test_in_production_only_smtp_is_accepted_so_no_link_reaches_a_log(url):
     with pytest.raises(ImproperlyConfigured, match="EMAIL_URL"):
         email_settings(url, debug=False)
     assert email_settings(url, debug=True)["ACCOUNTS_MAIL_ENABLED"]
+
+
+def manage_with(**env: str) -> subprocess.CompletedProcess:
+    """``manage.py shell`` printing the mail settings, with the environment a site would have."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "EMAIL_", "DEFAULT_FROM"))}
+    code = (
+        "from django.conf import settings as s; print(s.EMAIL_BACKEND, s.EMAIL_HOST, s.ACCOUNTS_MAIL_ENABLED)"
+    )
+    return subprocess.run(
+        [sys.executable, "manage.py", "shell", "--no-imports", "-c", code],
+        cwd=django_settings.BASE_DIR,
+        env={**clean, "DJANGO_HTTPS": "0", **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_a_production_site_reads_its_mail_server_from_email_url():
+    result = manage_with(
+        DJANGO_DEBUG="0", EMAIL_URL="smtp://mail.example.org:25", DEFAULT_FROM_EMAIL="noreply@example.org"
+    )
+    assert result.stdout.split() == [
+        "django.core.mail.backends.smtp.EmailBackend",
+        "mail.example.org",
+        "True",
+    ]
+    refused = manage_with(DJANGO_DEBUG="0", EMAIL_URL="console://", DEFAULT_FROM_EMAIL="noreply@example.org")
+    assert refused.returncode != 0 and "EMAIL_URL must be smtp://" in refused.stderr
+    no_sender = manage_with(DJANGO_DEBUG="0", EMAIL_URL="smtp://mail.example.org:25")
+    assert no_sender.returncode != 0 and "set DEFAULT_FROM_EMAIL" in no_sender.stderr
 
 
 def test_an_unknown_scheme_is_a_clear_error():
