@@ -11,10 +11,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from accounts.socket_identity import SocketIdentityMiddleware  # noqa: E402
 from config import body_limit  # noqa: E402
+from config.origins import ExactOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
 body_limit.install()
@@ -23,7 +23,8 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # Browsers send cookies with cross-site websocket handshakes, so an Origin
-        # outside ALLOWED_HOSTS (or none at all) is refused before any consumer runs.
-        "websocket": AllowedHostsOriginValidator(SocketIdentityMiddleware(URLRouter(websocket_urlpatterns))),
+        # that is not exactly one of ours (scheme, host and port), or none at all,
+        # is refused before any consumer runs (config/origins.py).
+        "websocket": ExactOriginValidator(SocketIdentityMiddleware(URLRouter(websocket_urlpatterns))),
     }
 )
