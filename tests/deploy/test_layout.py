@@ -233,7 +233,9 @@ def test_a_stopped_daphne_drains_and_its_players_continue_on_the_other(layout, c
         victim_, other_, sockets_ = busiest_daphne(read_layout())
         assert sockets_ >= 1, "a player's socket is open on one of the daphne processes"
         # A socket of our own straight to that process, to see the close code it gets.
-        probe = await connect(f"ws://127.0.0.1:{victim_['port']}/ws/notify/", origin=EXTERNAL_SITE)
+        # Straight to daphne, its own address is the page's origin (config/origins.py).
+        direct = f"127.0.0.1:{victim_['port']}"
+        probe = await connect(f"ws://{direct}/ws/notify/", origin=f"http://{direct}")  # type: ignore[arg-type]
         reconnects = black.reconnects + white.reconnects
         started = time.monotonic()
         os.kill(victim_["pid"], signal.SIGTERM)
