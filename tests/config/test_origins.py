@@ -153,7 +153,7 @@ def test_a_real_daphne_refuses_a_socket_from_another_port_or_scheme_of_its_own_h
 
     async def status(origin: str | None) -> int:
         try:
-            async with connect(url, origin=origin, open_timeout=10):  # type: ignore[arg-type]
+            async with connect(url, origin=origin, open_timeout=10):
                 return 101
         except InvalidStatus as refused:
             return refused.response.status_code

@@ -235,7 +235,7 @@ def test_a_stopped_daphne_drains_and_its_players_continue_on_the_other(layout, c
         # A socket of our own straight to that process, to see the close code it gets.
         # Straight to daphne, its own address is the page's origin (config/origins.py).
         direct = f"127.0.0.1:{victim_['port']}"
-        probe = await connect(f"ws://{direct}/ws/notify/", origin=f"http://{direct}")  # type: ignore[arg-type]
+        probe = await connect(f"ws://{direct}/ws/notify/", origin=f"http://{direct}")
         reconnects = black.reconnects + white.reconnects
         started = time.monotonic()
         os.kill(victim_["pid"], signal.SIGTERM)
