@@ -16,8 +16,25 @@ from accounts.socket_identity import SocketIdentityMiddleware  # noqa: E402
 from config import body_limit  # noqa: E402
 from config.origins import ExactOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from games import presence  # noqa: E402
 
 body_limit.install()
+
+
+class PresenceHeartbeat:
+    """Every websocket makes sure this process's presence heartbeat runs (games/presence.py).
+
+    The heartbeat says the process is alive; without it, its players would look
+    gone after PRESENCE_TTL_SECONDS. It starts with the first socket, on the loop.
+    """
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    async def __call__(self, scope, receive, send):
+        presence.ensure_heartbeat()
+        return await self.inner(scope, receive, send)
+
 
 application = ProtocolTypeRouter(
     {
@@ -25,6 +42,8 @@ application = ProtocolTypeRouter(
         # Browsers send cookies with cross-site websocket handshakes, so an Origin
         # that is not exactly one of ours (scheme, host and port), or none at all,
         # is refused before any consumer runs (config/origins.py).
-        "websocket": ExactOriginValidator(SocketIdentityMiddleware(URLRouter(websocket_urlpatterns))),
+        "websocket": ExactOriginValidator(
+            PresenceHeartbeat(SocketIdentityMiddleware(URLRouter(websocket_urlpatterns)))
+        ),
     }
 )
