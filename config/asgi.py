@@ -16,6 +16,7 @@ from accounts.socket_identity import SocketIdentityMiddleware  # noqa: E402
 from config import body_limit  # noqa: E402
 from config.origins import ExactOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from config.unavailable import WebsocketUnavailableGuard  # noqa: E402
 from games import presence  # noqa: E402
 
 body_limit.install()
@@ -42,8 +43,11 @@ application = ProtocolTypeRouter(
         # Browsers send cookies with cross-site websocket handshakes, so an Origin
         # that is not exactly one of ours (scheme, host and port), or none at all,
         # is refused before any consumer runs (config/origins.py).
+        # A Redis out of reach refuses (503) or closes (4503) the socket, never a traceback.
         "websocket": ExactOriginValidator(
-            PresenceHeartbeat(SocketIdentityMiddleware(URLRouter(websocket_urlpatterns)))
+            WebsocketUnavailableGuard(
+                PresenceHeartbeat(SocketIdentityMiddleware(URLRouter(websocket_urlpatterns)))
+            )
         ),
     }
 )

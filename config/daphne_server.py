@@ -27,8 +27,12 @@ import signal
 import sys
 from typing import Any
 
+from autobahn.websocket import ConnectionDeny
 from daphne.cli import CommandLineInterface
 from daphne.server import Server
+from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
+
+from config.unavailable import CLOSE_UNAVAILABLE
 
 logger = logging.getLogger("daphne.drain")
 
@@ -197,6 +201,28 @@ def format_autobahn_debug_lines_lazily() -> None:
     protocol.Timings.__str__ = lambda self: pprint.pformat(self._timings)  # type: ignore[method-assign]
 
 
+class UnavailableRefusingWebSocketProtocol(WebSocketProtocol):
+    """daphne's websocket protocol, but a refusal with ``CLOSE_UNAVAILABLE`` is an HTTP 503.
+
+    daphne answers every handshake the application refuses with 403, which nginx
+    passes on; a 503 it retries on another daphne (``proxy_next_upstream http_503``)
+    and counts against this one. ``config.unavailable`` refuses with that code when
+    Redis is out of reach. Mirrors daphne 4's ``serverReject`` (pinned in pyproject).
+    """
+
+    def handle_reply(self, message: dict) -> None:
+        if (
+            message.get("type") == "websocket.close"
+            and message.get("code") == CLOSE_UNAVAILABLE
+            and self.state == self.STATE_CONNECTING
+        ):
+            self.handshake_deferred.errback(ConnectionDeny(code=503, reason="Service Unavailable"))
+            del self.handshake_deferred
+            self.server.protocol_disconnected(self)
+            return
+        super().handle_reply(message)
+
+
 class DrainingCommandLineInterface(CommandLineInterface):
     server_class = DrainingServer
 
@@ -210,6 +236,7 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit("--drain-seconds must be 0 or more")
     DrainingServer.drain_seconds = ours.drain_seconds
     format_autobahn_debug_lines_lazily()
+    WebSocketFactory.protocol = UnavailableRefusingWebSocketProtocol
     DrainingCommandLineInterface().run(rest)
 
 

@@ -347,6 +347,11 @@ WS_OPENS_SECONDS = env_int("WS_OPENS_SECONDS", 10)
 PRESENCE_TTL_SECONDS = env_int("PRESENCE_TTL_SECONDS", 45)
 if PRESENCE_TTL_SECONDS < 1:
     raise ImproperlyConfigured(f"PRESENCE_TTL_SECONDS must be 1 or more, not {PRESENCE_TTL_SECONDS}")
+if REDIS_URL:
+    # Sessions go through a cache that takes an unreachable Redis for a miss, so a
+    # daphne that lost Redis still reads them from the database (config/cache.py).
+    CACHES["sessions"] = {"BACKEND": "config.cache.SessionRedisCache", "LOCATION": REDIS_URL}
+    SESSION_CACHE_ALIAS = "sessions"
 
 LOGGING = {
     "version": 1,

@@ -354,7 +354,10 @@ async def _beat_forever() -> None:
         started = time.monotonic()
         try:
             await beat()
-        except Exception:  # Redis away: the next beat tries again; readers see this process as gone meanwhile
-            logger.warning("presence heartbeat failed", exc_info=True)
+        except Exception as exc:  # the next beat tries again; readers see this process as gone meanwhile
+            from config.unavailable import is_unavailable
+
+            # Redis out of reach is said in one line per beat (healthz says 503 too); anything else in full.
+            logger.warning("presence heartbeat failed: %s", exc, exc_info=not is_unavailable(exc))
         # A third of the TTL: a missed beat or two does not make the players look gone.
         await asyncio.sleep(max(0.2, ttl_seconds() / 3 - (time.monotonic() - started)))
