@@ -21,7 +21,9 @@ script (so only one survivor reaps each) and broadcasts ``game.presence`` for
 every player they held, as a closing socket does. A killed daphne's players are
 shown offline within ``PRESENCE_TTL_SECONDS`` (45 s) to anyone who reads, and
 announced within a heartbeat more (60 s). One client and one connection pool per
-process: Django's cache would build a new client for every websocket task.
+process: Django's cache would build a new client for every websocket task. The
+scripts name the keys they touch themselves, so this needs one Redis (as the
+site uses), not a Redis Cluster.
 """
 
 from __future__ import annotations
