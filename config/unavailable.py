@@ -94,8 +94,14 @@ class WebsocketUnavailableGuard:
                 state["closed"] = True
             await send(message)
 
+        async def tracking_receive() -> dict[str, Any]:
+            message = await receive()
+            if message["type"] == "websocket.disconnect":  # e.g. presence failing in disconnect()
+                state["closed"] = True
+            return message
+
         try:
-            return await self.inner(scope, receive, tracking_send)
+            return await self.inner(scope, tracking_receive, tracking_send)
         except Exception as exc:
             if not is_unavailable(exc):
                 raise

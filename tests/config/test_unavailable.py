@@ -91,6 +91,19 @@ async def test_a_socket_open_when_redis_goes_is_closed_with_4503():
     assert await ws.receive_output() == {"type": "websocket.close", "code": CLOSE_UNAVAILABLE}
 
 
+async def test_a_socket_that_meets_redis_gone_while_closing_is_not_closed_twice():
+    async def consumer(scope, receive, send):
+        await receive()
+        await send({"type": "websocket.accept"})
+        await receive()  # the client went away; recording its presence fails
+        raise redis.exceptions.ConnectionError("Error 111 connecting to 127.0.0.1:1.")
+
+    ws = WebsocketCommunicator(WebsocketUnavailableGuard(consumer), "/ws/notify/")
+    assert (await ws.connect())[0]
+    await ws.disconnect()
+    assert await ws.receive_nothing()
+
+
 async def test_other_errors_of_a_socket_are_left_to_daphne():
     async def consumer(scope, receive, send):
         raise ZeroDivisionError
