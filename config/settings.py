@@ -443,6 +443,19 @@ WS_RATE_SECONDS = env_int("WS_RATE_SECONDS", 20)
 WS_OPENS_PER_ADDRESS = env_int("WS_OPENS_PER_ADDRESS", 60)
 WS_OPENS_SECONDS = env_int("WS_OPENS_SECONDS", 10)
 
+# --- Presence, and a process that loses Redis (games/presence.py, docs/operations.md) ---
+# A player is online while a live daphne process holds a socket of theirs; a
+# process is live while its heartbeat (sent every third of this) is younger than
+# this, so a killed process's players are announced offline within about 4/3 of it.
+PRESENCE_TTL_SECONDS = env_int("PRESENCE_TTL_SECONDS", 45)
+if PRESENCE_TTL_SECONDS < 1:
+    raise ImproperlyConfigured(f"PRESENCE_TTL_SECONDS must be 1 or more, not {PRESENCE_TTL_SECONDS}")
+if REDIS_URL:
+    # Sessions go through a cache that takes an unreachable Redis for a miss, so a
+    # daphne that lost Redis still reads them from the database (config/cache.py).
+    CACHES["sessions"] = {"BACKEND": "config.cache.SessionRedisCache", "LOCATION": REDIS_URL}
+    SESSION_CACHE_ALIAS = "sessions"
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
