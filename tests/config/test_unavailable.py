@@ -14,7 +14,7 @@ import pytest
 import redis
 from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
-from config.launcher import free_port
+from launch.processes import free_port
 from django.test import Client
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus

@@ -201,7 +201,7 @@ def test_a_daphne_that_lost_redis_gets_no_sockets_nginx_sends_them_to_the_other(
     Before, its handshakes failed with 500, and least_conn sent it every new socket
     (it never kept one open). Its 503 handshakes are now retried on the other daphne.
     """
-    from config.launcher import free_port
+    from launch.processes import free_port
 
     game_id, _, _ = two_players
     victim, other = layout["daphne"]
