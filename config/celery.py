@@ -22,9 +22,41 @@ def ping_channel(channel_name: str, text: str) -> None:
     async_to_sync(get_channel_layer().send)(channel_name, {"type": "worker.pong", "text": text})
 
 
-@signals.worker_init.connect
-def _warm_up_computer_players(**_kwargs: object) -> None:
-    """Load the compiled search cores before the first computer move (pool children inherit them)."""
-    from games.ai import warm_up
+# The compiled search cores never hold a worker up (games/ai/preload.py): it consumes its queues
+# at once, a child process compiles (or finds in numba's cache) one game's core after another,
+# and each process that runs tasks loads a game's core on a background thread once it is on disk.
+# Until then that game's computer plays its pure-Python search (games.ai.choose_move).
 
-    warm_up()
+
+@signals.worker_init.connect
+def _compile_computer_players(**_kwargs: object) -> None:
+    """Start the compiling child, before the pool forks (the children share its progress)."""
+    from games.ai import preload
+
+    preload.start_compiler()
+
+
+@signals.worker_process_init.connect
+def _load_computer_players(**_kwargs: object) -> None:
+    """A prefork child: load each compiled core on a background thread as it becomes ready."""
+    from games.ai import preload
+
+    preload.load_in_background()
+
+
+@signals.worker_ready.connect
+def _load_computer_players_in_a_single_process_pool(sender: object = None, **_kwargs: object) -> None:
+    """The solo and thread pools run tasks in the main process, which gets no worker_process_init."""
+    from celery.concurrency.prefork import TaskPool
+
+    from games.ai import preload
+
+    if not isinstance(getattr(sender, "pool", None), TaskPool):
+        preload.load_in_background()
+
+
+@signals.worker_shutdown.connect
+def _stop_compiling(**_kwargs: object) -> None:
+    from games.ai import preload
+
+    preload.stop_compiler()

@@ -5,11 +5,14 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
+import threading
 from collections.abc import Iterator
 from types import ModuleType
 
-# Above zero inside ``pure_python()``: every game then answers with its pure-Python search.
-_pure_depth = 0
+# ``depth`` above zero inside ``pure_python()``: every game then answers with its pure-Python
+# search. Per thread: a worker loads the cores on a background thread while its task thread
+# plays pure Python (games.ai.choose_move), and neither may switch the other.
+_pure = threading.local()
 
 
 def load_core(module: str) -> ModuleType | None:
@@ -19,7 +22,7 @@ def load_core(module: str) -> ModuleType | None:
     Imported on first use, not with the game's module: loading numba and its
     cached machine code costs a second or so, which only workers need.
     """
-    if _pure_depth:
+    if getattr(_pure, "depth", 0):
         return None
     return _import_core(module)
 
@@ -37,12 +40,12 @@ def pure_python() -> Iterator[None]:
     """Within the block every computer player runs its pure-Python search (the fallback).
 
     For comparisons in one process (``bench/ai_versus.py`` plays the compiled
-    Hard against the pure-Python one) and for tests of the fallback. Not
-    thread-safe: it is a process-wide switch.
+    Hard against the pure-Python one), for tests of the fallback, and for
+    ``games.ai.choose_move`` while a game's core is not loaded yet. It holds
+    for the calling thread only.
     """
-    global _pure_depth
-    _pure_depth += 1
+    _pure.depth = getattr(_pure, "depth", 0) + 1
     try:
         yield
     finally:
-        _pure_depth -= 1
+        _pure.depth -= 1

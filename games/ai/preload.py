@@ -1,0 +1,162 @@
+"""Compiled cores for a worker without making anybody wait: a child process compiles, the pool loads.
+
+A cold numba cache costs 30-40 s of compiling (5-12 s a game), a warm one about
+2 s of loading. Neither may happen on a task's thread: the worker consumes its
+queues from its first second, and a game whose core is not ready yet plays its
+pure-Python search (``games.ai.choose_move``). So:
+
+1. ``start_compiler()``, in the worker's main process before its pool forks,
+   starts ``python -m games.ai.precompile``: a separate process (its own core,
+   its own GIL) that compiles into, or finds in, the on-disk cache one game after
+   another. A thread reads its report and sets that game's event (a
+   ``multiprocessing`` event, shared with every pool process forked later).
+2. ``load_in_background()``, in every process that runs tasks (each prefork
+   child, or the main process of a solo/thread pool), starts a daemon thread that
+   waits for each game's event and then loads that game's core from the cache
+   (a fraction of a second) and marks it ready (``games.ai.warm_up_game``); after
+   the last one it freezes the long-lived objects (``gc.freeze``) as warm_up does.
+
+Why not compile on a thread of the worker itself: compiling is mostly Python
+(numba's typing and lowering), so it holds the GIL most of the time, halves
+what the task thread gets and itself takes longer; and every pool process
+would compile again. docs/operations.md ("First minute after a release") has
+the figures.
+
+The compiler is in the worker's process group: a ``kill -9`` of the group (or
+systemd stopping the unit) ends it too; what it had written stays valid (numba
+writes each entry whole), and the next worker's compiler carries on from there.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import multiprocessing
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from games.ai import COMPILED_GAMES, freeze_long_lived_objects, warm_up_game
+
+if TYPE_CHECKING:
+    from multiprocessing.synchronize import Event
+
+log = logging.getLogger(__name__)
+
+PROJECT_DIR = Path(__file__).resolve().parents[2]  # the compiler imports this checkout's games.ai
+
+
+class _Compiler:
+    """The compiling child and what it has reported so far (events shared with forked processes)."""
+
+    def __init__(self) -> None:
+        context = multiprocessing.get_context("fork")  # Celery's prefork pool forks: children inherit these
+        self.on_disk: dict[str, Event] = {slug: context.Event() for slug in COMPILED_GAMES}
+        self.finished = context.Event()  # the child has exited, whatever it managed
+        self.stopping = False
+        self.started = time.monotonic()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "games.ai.precompile"],
+            cwd=PROJECT_DIR,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,  # stderr: the worker's own (its log)
+            text=True,
+        )
+        threading.Thread(target=self._relay, name="cores-compiler", daemon=True).start()
+
+    def _relay(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            slug = line.split(maxsplit=1)[0] if line.strip() else ""
+            if slug in self.on_disk:
+                log.info(
+                    "compiled core of %s on disk %.1f s after start (%s)",
+                    slug,
+                    time.monotonic() - self.started,
+                    line.strip(),
+                )
+                self.on_disk[slug].set()
+        code = self.process.wait()
+        self.finished.set()
+        missing = [slug for slug, event in self.on_disk.items() if not event.is_set()]
+        if missing and self.stopping:
+            log.info(
+                "stopped the compiler of the cores before %s (the worker is shutting down)",
+                ", ".join(missing),
+            )
+        elif missing:
+            log.error(
+                "the compiled cores of %s were not prepared (compiler exit status %s): those computer "
+                "players keep their pure-Python search until the worker restarts",
+                ", ".join(missing),
+                code,
+            )
+
+    def wait_for(self, slug: str) -> bool:
+        """Block until ``slug``'s core is on disk (True) or the compiler ended without it (False)."""
+        event = self.on_disk[slug]
+        while not event.wait(0.5):
+            if self.finished.is_set():
+                return event.is_set()
+        return True
+
+    def stop(self) -> None:
+        self.stopping = True
+        if self.process.poll() is None:
+            self.process.terminate()
+
+
+_compiler: _Compiler | None = None
+
+
+def cores_available() -> bool:
+    """Whether this process could use compiled cores at all (numba installed, not turned off)."""
+    if os.environ.get("GAMES_AI_PURE_PYTHON", "") not in ("", "0"):
+        return False
+    return importlib.util.find_spec("numba") is not None
+
+
+def start_compiler() -> bool:
+    """Start the compiling child (once per process); False when there is nothing to compile."""
+    global _compiler
+    if _compiler is None and cores_available():
+        _compiler = _Compiler()
+    return _compiler is not None
+
+
+def stop_compiler() -> None:
+    """Terminate the compiling child if it still runs (a worker shutting down)."""
+    if _compiler is not None:
+        _compiler.stop()
+
+
+def load_in_background() -> threading.Thread | None:
+    """In a process that runs tasks: load each core on a daemon thread as soon as it is on disk."""
+    if _compiler is None:
+        return None
+    thread = threading.Thread(target=_load, args=(_compiler,), name="cores-loader", daemon=True)
+    thread.start()
+    return thread
+
+
+def _load(compiler: _Compiler) -> None:
+    loaded = 0
+    for slug in COMPILED_GAMES:
+        if not compiler.wait_for(slug):
+            continue
+        try:
+            seconds = warm_up_game(slug)
+        except Exception:  # that game stays on its pure-Python search; the others still load
+            log.exception("loading the compiled core of %s failed", slug)
+            continue
+        if seconds is not None:
+            loaded += 1
+            log.info(
+                "the computer player of %s searches compiled from now on (loaded in %.2f s)", slug, seconds
+            )
+    if loaded:
+        freeze_long_lived_objects()
