@@ -29,11 +29,11 @@ def ping_channel(channel_name: str, text: str) -> None:
 
 
 @signals.worker_init.connect
-def _compile_computer_players(**_kwargs: object) -> None:
-    """Start the compiling child, before the pool forks (the children share its progress)."""
+def _prepare_computer_players(**_kwargs: object) -> None:
+    """The per-game "on disk" events, made before the pool forks (the children share them)."""
     from games.ai import preload
 
-    preload.start_compiler()
+    preload.prepare_compiler()
 
 
 @signals.worker_process_init.connect
@@ -45,12 +45,16 @@ def _load_computer_players(**_kwargs: object) -> None:
 
 
 @signals.worker_ready.connect
-def _load_computer_players_in_a_single_process_pool(sender: object = None, **_kwargs: object) -> None:
-    """The solo and thread pools run tasks in the main process, which gets no worker_process_init."""
+def _compile_computer_players(sender: object = None, **_kwargs: object) -> None:
+    """Consuming: now start the compiling child (started earlier it slowed the worker's own start).
+
+    The solo and thread pools run tasks in this main process, which gets no worker_process_init.
+    """
     from celery.concurrency.prefork import TaskPool
 
     from games.ai import preload
 
+    preload.start_compiler()
     if not isinstance(getattr(sender, "pool", None), TaskPool):
         preload.load_in_background()
 

@@ -80,10 +80,16 @@ def main(argv: list[str] | None = None) -> int:
         description="Fill numba's on-disk cache with the compiled cores.",
     )
     parser.add_argument("games", nargs="*", metavar="GAME", help=f"only these: {', '.join(COMPILED_GAMES)}")
+    parser.add_argument(
+        "--nice", type=int, default=0, metavar="N", help="lower this process's priority by N first (0-19)"
+    )
     args = parser.parse_args(argv)
+    if not 0 <= args.nice <= 19:
+        parser.error("--nice is 0 to 19")
     unknown = [slug for slug in args.games if slug not in COMPILED_GAMES]
     if unknown:
         parser.error(f"no compiled core for {', '.join(unknown)}; choose from {', '.join(COMPILED_GAMES)}")
+    os.nice(args.nice)
 
     def report(slug: str, seconds: float) -> None:
         print(f"{slug} {seconds:.2f} s", flush=True)  # a worker's reader acts on each line at once

@@ -5,16 +5,19 @@ A cold numba cache costs 30-40 s of compiling (5-12 s a game), a warm one about
 queues from its first second, and a game whose core is not ready yet plays its
 pure-Python search (``games.ai.choose_move``). So:
 
-1. ``start_compiler()``, in the worker's main process before its pool forks,
-   starts ``python -m games.ai.precompile``: a separate process (its own core,
-   its own GIL) that compiles into, or finds in, the on-disk cache one game after
-   another. A thread reads its report and sets that game's event (a
-   ``multiprocessing`` event, shared with every pool process forked later).
+1. ``prepare_compiler()``, in the worker's main process before its pool forks,
+   makes one ``multiprocessing`` event per game (shared with every pool process
+   forked later). ``start_compiler()``, once the worker consumes, starts
+   ``python -m games.ai.precompile --nice 10``: a separate process (its own core,
+   its own GIL, a lower priority) that compiles into, or finds in, the on-disk
+   cache one game after another. A thread reads its report and sets each game's
+   event.
 2. ``load_in_background()``, in every process that runs tasks (each prefork
    child, or the main process of a solo/thread pool), starts a daemon thread that
    waits for each game's event and then loads that game's core from the cache
    (a fraction of a second) and marks it ready (``games.ai.warm_up_game``); after
-   the last one it freezes the long-lived objects (``gc.freeze``) as warm_up does.
+   the last one it freezes the long-lived objects (``gc.freeze``) as warm_up does,
+   without warm_up's full collection first (half a second holding the GIL).
 
 Why not compile on a thread of the worker itself: compiling is mostly Python
 (numba's typing and lowering), so it holds the GIL most of the time, halves
@@ -48,6 +51,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]  # the compiler imports this checkout's games.ai
+COMPILER_NICENESS = 10
 
 
 class _Compiler:
@@ -59,8 +63,15 @@ class _Compiler:
         self.finished = context.Event()  # the child has exited, whatever it managed
         self.stopping = False
         self.started = time.monotonic()
+        self.process: subprocess.Popen[str] | None = None
+
+    def start(self) -> None:
+        if self.process is not None:
+            return
+        self.started = time.monotonic()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "games.ai.precompile"],
+            # Niced: on a busy machine the compile takes the spare CPU, not the moves' and pages'.
+            [sys.executable, "-m", "games.ai.precompile", "--nice", str(COMPILER_NICENESS)],
             cwd=PROJECT_DIR,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,  # stderr: the worker's own (its log)
@@ -69,7 +80,7 @@ class _Compiler:
         threading.Thread(target=self._relay, name="cores-compiler", daemon=True).start()
 
     def _relay(self) -> None:
-        assert self.process.stdout is not None
+        assert self.process is not None and self.process.stdout is not None
         for line in self.process.stdout:
             slug = line.split(maxsplit=1)[0] if line.strip() else ""
             if slug in self.on_disk:
@@ -106,7 +117,7 @@ class _Compiler:
 
     def stop(self) -> None:
         self.stopping = True
-        if self.process.poll() is None:
+        if self.process is not None and self.process.poll() is None:
             self.process.terminate()
 
 
@@ -120,12 +131,21 @@ def cores_available() -> bool:
     return importlib.util.find_spec("numba") is not None
 
 
-def start_compiler() -> bool:
-    """Start the compiling child (once per process); False when there is nothing to compile."""
+def prepare_compiler() -> bool:
+    """Make the per-game events, before a prefork pool forks; False when there is nothing to compile."""
     global _compiler
     if _compiler is None and cores_available():
         _compiler = _Compiler()
     return _compiler is not None
+
+
+def start_compiler() -> None:
+    """Start the compiling child (once), after ``prepare_compiler``.
+
+    A worker starts it when it is ready to consume, so that the compile does not slow its own start.
+    """
+    if _compiler is not None:
+        _compiler.start()
 
 
 def stop_compiler() -> None:
@@ -159,4 +179,4 @@ def _load(compiler: _Compiler) -> None:
                 "the computer player of %s searches compiled from now on (loaded in %.2f s)", slug, seconds
             )
     if loaded:
-        freeze_long_lived_objects()
+        freeze_long_lived_objects(collect=False)  # a task may be running on the other thread
