@@ -48,8 +48,13 @@ GAMES = ("reversi", "ataxx", "ultimate_ttt", "quantum_ttt", "four_tac_toe")
 CLOCK_RUNS_OUT_AFTER = 1.0  # seconds after the worker's start
 
 
-def copy_checkout(target: Path) -> None:
-    """This checkout's tracked and untracked-but-not-ignored files, as they are on disk."""
+def copy_checkout(target: Path, ref: str | None) -> None:
+    """This checkout's tracked and untracked-but-not-ignored files, as they are on disk (or ``ref``'s)."""
+    if ref is not None:
+        target.mkdir(parents=True)
+        archive = subprocess.run(["git", "archive", ref], cwd=ROOT, capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
+        return
     listed = subprocess.run(
         ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
         cwd=ROOT,
@@ -96,11 +101,17 @@ def main() -> None:
     )
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory and print its path")
     parser.add_argument("--load-timeout", type=float, default=600, help="seconds to wait for the cores (600)")
+    parser.add_argument(
+        "--ref",
+        help="measure this commit's code instead (e.g. one from before the cores loaded in the background: "
+        "its worker compiles before it consumes, and the part after the first replies is skipped)",
+    )
     args = parser.parse_args()
+    print("load average at the start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
 
     base = Path(tempfile.mkdtemp(prefix="first-minute-"))
     code, var = base / "release", base / "release" / "var"
-    copy_checkout(code)
+    copy_checkout(code, args.ref)
     var.mkdir(parents=True)
 
     from config.launcher import celery_worker_command, start_embedded_redis
@@ -115,6 +126,8 @@ def main() -> None:
         DJANGO_HTTPS="0",
         PYTHONUNBUFFERED="1",
     )
+    if args.ref is not None:  # older code may not default NUMBA_CACHE_DIR: the same empty directory
+        env["NUMBA_CACHE_DIR"] = str(var / "numba-cache")
     worker = None
     try:
         where = subprocess.run(
@@ -191,6 +204,8 @@ def main() -> None:
                 searched = (
                     "compiled" if loaded is not None and loaded < moved - started_wall else "pure Python"
                 )
+                if args.ref is not None:
+                    searched = f"{args.ref}'s search"
                 print(
                     f"  {slug:<13} {label}: reply {replied - moved:5.2f} s after the move "
                     f"({searched}; move made {moved - started_wall:5.1f} s after the worker's start)"
@@ -206,6 +221,9 @@ def main() -> None:
             f"clock: flagged {flagged.finished_at.timestamp() - runs_out:.2f} s after it ran out "
             f"({flagged.end_reason}, {flagged.finished_at.timestamp() - started_wall:.2f} s after the worker's start)"
         )
+        if args.ref is not None and "searches compiled" not in log.read_text():
+            print(f"{args.ref}: its worker does not load the cores in the background; stopping here")
+            return
         wait_until(
             lambda: len([t for t in log_times(log, started_wall).values() if "loaded" in t]) == len(GAMES),
             args.load_timeout,
@@ -219,6 +237,7 @@ def main() -> None:
             )
         print("second replies at Hard, every core loaded:")
         replies("second", 2)
+        print("load average at the end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     finally:
         if worker is not None and worker.poll() is None:
             os.killpg(worker.pid, signal.SIGTERM)
