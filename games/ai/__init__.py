@@ -30,6 +30,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal
 
+from games.ai import _cores
 from games.ai._cores import pure_python
 from games.engines.base import Engine, IllegalMove
 
@@ -91,9 +92,12 @@ def warm_up_game(slug: str) -> float | None:
         raise ValueError(f"{slug!r} has no compiled core; choose from {', '.join(COMPILED_GAMES)}")
     started = time.perf_counter()
     module = importlib.import_module(f"games.ai.{slug}")
-    if module.compiled_core() is None:
-        return None
-    module.warm_up()  # runs every compiled function once: what a move will call is in memory
+    with _cores.loading():
+        core = module.compiled_core()
+        if core is None:
+            return None
+        module.warm_up()  # runs every compiled function once: what a move will call is in memory
+    _cores.loaded.add(core.__name__.rpartition(".")[2])
     _ready.add(slug)
     return time.perf_counter() - started
 

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from games.ai import COMPILED_GAMES, freeze_long_lived_objects, warm_up_game
+from games.ai._cores import close_gate
 
 if TYPE_CHECKING:
     from multiprocessing.synchronize import Event
@@ -136,6 +137,9 @@ def prepare_compiler() -> bool:
     global _compiler
     if _compiler is None and cores_available():
         _compiler = _Compiler()
+        # Nothing in this process (or the pool forked from it) may now reach a core before it is
+        # loaded: an analysis calling the reversi solver would otherwise compile on its task's thread.
+        close_gate()
     return _compiler is not None
 
 

@@ -85,3 +85,23 @@ def test_a_fresh_process_with_an_empty_cache_answers_every_game_without_touching
     report = json.loads(done.stdout)
     assert report == {"legal": dict.fromkeys(COMPILED_GAMES, True), "numba_imported": False}
     assert not cache.exists() or not any(cache.iterdir()), "something was compiled into the cache"
+
+
+def test_in_a_worker_an_analysis_never_reaches_a_core_that_is_not_loaded(monkeypatch):
+    """A worker closes the gate (games/ai/preload.py): the reversi solver then runs pure Python."""
+    from games.ai.analysis import evaluate
+
+    monkeypatch.setattr(_cores, "_gate_closed", True)
+    monkeypatch.setattr(_cores, "loaded", set())
+
+    def reached(module: str):
+        raise AssertionError(f"the analysis reached the compiled core {module} before it was loaded")
+
+    monkeypatch.setattr(_cores, "_import_core", reached)
+    engine = engines.get("reversi")
+    # FFO endgame position 5 after four more moves: exact solving, on the core when it is loaded.
+    state = engine.from_fen("-OOOOO----OXXO-XXXOXOXX-XXOXOXXOXXOOXOOOXXXXOO-OX-XOOO---XXXXX-- X")
+    for _ in range(4):
+        state = engine.play(state, engine.legal_moves(state)[0])
+    result = evaluate(engine, state)
+    assert result.best in engine.legal_moves(state)
