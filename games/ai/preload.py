@@ -70,14 +70,21 @@ class _Compiler:
         if self.process is not None:
             return
         self.started = time.monotonic()
-        self.process = subprocess.Popen(
-            # Niced: on a busy machine the compile takes the spare CPU, not the moves' and pages'.
-            [sys.executable, "-m", "games.ai.precompile", "--nice", str(COMPILER_NICENESS)],
-            cwd=PROJECT_DIR,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,  # stderr: the worker's own (its log)
-            text=True,
-        )
+        try:
+            self.process = subprocess.Popen(
+                # Niced: on a busy machine the compile takes the spare CPU, not the moves' and pages'.
+                [sys.executable, "-m", "games.ai.precompile", "--nice", str(COMPILER_NICENESS)],
+                cwd=PROJECT_DIR,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,  # stderr: the worker's own (its log)
+                text=True,
+            )
+        except OSError:
+            log.exception(
+                "could not start the compiler of the cores: the computer players stay on pure Python"
+            )
+            self.finished.set()  # the loaders stop waiting
+            return
         threading.Thread(target=self._relay, name="cores-compiler", daemon=True).start()
 
     def _relay(self) -> None:
