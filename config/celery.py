@@ -48,7 +48,8 @@ def _load_computer_players(**_kwargs: object) -> None:
 def _compile_computer_players(sender: object = None, **_kwargs: object) -> None:
     """Consuming: now start the compiling child (started earlier it slowed the worker's own start).
 
-    The solo and thread pools run tasks in this main process, which gets no worker_process_init.
+    The solo and thread pools run tasks in this main process (the thread pool sends no
+    worker_process_init; the solo pool does, and loading starts only once either way).
     """
     from celery.concurrency.prefork import TaskPool
 

@@ -165,12 +165,23 @@ def stop_compiler() -> None:
         _compiler.stop()
 
 
+_loader: tuple[int, threading.Thread] | None = None  # (pid, thread): a forked child starts its own
+
+
 def load_in_background() -> threading.Thread | None:
-    """In a process that runs tasks: load each core on a daemon thread as soon as it is on disk."""
+    """In a process that runs tasks: load each core on a daemon thread as soon as it is on disk.
+
+    Once per process (the solo pool sends worker_process_init in the main process, which
+    then also hears worker_ready).
+    """
+    global _loader
     if _compiler is None:
         return None
+    if _loader is not None and _loader[0] == os.getpid():
+        return _loader[1]
     thread = threading.Thread(target=_load, args=(_compiler,), name="cores-loader", daemon=True)
     thread.start()
+    _loader = (os.getpid(), thread)
     return thread
 
 
