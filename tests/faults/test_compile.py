@@ -45,6 +45,7 @@ def on_disk(log: Path) -> str:
 @pytest.fixture
 def cold_worker(services, worker_broker, database_url_for_processes, tmp_path):
     """Starts workers on an empty numba cache of their own; ``start()`` returns the new worker's log."""
+    pytest.importorskip("numba")
     cache = tmp_path / "numba-cache"
 
     class Worker:
