@@ -344,6 +344,9 @@ class Layout:
             DJANGO_STATIC_ROOT=str(self.dir / "static"),
             DJANGO_MEDIA_ROOT=str(self.dir / "media"),
             DJANGO_VAR_DIR=str(self.dir / "state"),
+            # The checkout's own cache, as a release's install step leaves it (compile_cores
+            # below): warm after `make setup`, so the layout's workers load and never compile.
+            NUMBA_CACHE_DIR=os.environ.get("NUMBA_CACHE_DIR", str(BASE_DIR / "var" / "numba-cache")),
             DATABASE_URL=database_url,
             REDIS_URL=self.args.redis,
             PYTHONUNBUFFERED="1",
@@ -366,7 +369,11 @@ class Layout:
         manage = [PYTHON, "manage.py"]
         subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], cwd=BASE_DIR, env=env, check=True)
         subprocess.run([*manage, "collectstatic", "--noinput", "-v", "0"], cwd=BASE_DIR, env=env, check=True)
-        say("migrated, static files collected")
+        # As the release steps do (docs/deploy.md): the computer players' machine code first.
+        subprocess.run(
+            [*manage, "compile_cores"], cwd=BASE_DIR, env=env, check=True, stdout=subprocess.DEVNULL
+        )
+        say("migrated, static files collected, computer players compiled")
 
         logs = self.dir / "logs"
         logs.mkdir()
