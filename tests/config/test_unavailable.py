@@ -14,7 +14,6 @@ import pytest
 import redis
 from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
-from launch.processes import free_port
 from django.test import Client
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
@@ -24,6 +23,7 @@ from config.unavailable import CLOSE_UNAVAILABLE, WebsocketUnavailableGuard
 from games import services
 from games import services as game_services
 from games.models import Game
+from launch.processes import free_port
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
