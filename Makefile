@@ -15,10 +15,17 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
-setup: $(VENV)/.installed
+# The computer players' numba cores, compiled into NUMBA_CACHE_DIR (default var/numba-cache):
+# neither the first test run nor `make run`'s worker has to. Again only when games/ai changes
+# (then mostly loads from the cache: about a second).
+$(VENV)/.cores: $(VENV)/.installed $(wildcard games/ai/*.py)
+	$(BIN)/python -m games.ai.precompile
+	touch $@
+
+setup: $(VENV)/.installed $(VENV)/.cores
 
 run: setup
-	$(BIN)/python -m config.launcher
+	$(BIN)/python -m launch
 
 test: setup
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
@@ -26,7 +33,7 @@ test: setup
 # The production layout (deploy/) on loopback behind Debian's nginx, on the local
 # PostgreSQL and Redis: drops database "deploycheck", empties Redis db 5 (docs/deploy.md).
 deploy-check: setup
-	$(BIN)/python -m config.launcher --deploy-check
+	$(BIN)/python -m launch --deploy-check
 
 # The timed checks the suite leaves out (a search keeps to its budget, a core is N times
 # faster than the Python search): run them on a quiet machine.
@@ -36,7 +43,7 @@ perf: setup
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy config games accounts ratings chat
+	$(BIN)/mypy config games accounts ratings launch chat
 
 bench: setup
 	$(BIN)/python bench/engines.py

@@ -92,6 +92,8 @@ class ChatMixin:
                 "room": ChatLine.Room.PLAYERS if self.side is not None else ChatLine.Room.SPECTATORS,
                 "presets_only": history.presets_only,
                 "can_report": self.identity.user is not None,
+                # A visitor who has not acted yet has no guest identity (and no session): they read only.
+                "can_write": self.identity.user is not None or self.identity.guest is not None,
                 "max_length": MAX_LENGTH,
                 "lines": lines,
             }

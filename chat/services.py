@@ -45,7 +45,7 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 
 class Verdict(enum.Enum):
     OK = "ok"
-    NO_IDENTITY = "chat_no_identity"  # a socket with neither an account nor a guest session
+    NO_IDENTITY = "chat_no_identity"  # a visitor with neither an account nor a guest identity (reads only)
     NOT_FOUND = "chat_not_found"  # no such game, or no such line in it
     CHAT_OFF = "chat_off"
     INVALID = "chat_invalid"  # empty, too long, or an unknown preset
@@ -62,7 +62,7 @@ class Verdict(enum.Enum):
 
 _VERDICT_TEXT = {
     Verdict.OK: _("Sent."),
-    Verdict.NO_IDENTITY: _("Reload the page to chat."),
+    Verdict.NO_IDENTITY: _("Sign in, or play a game as a guest, to chat."),
     Verdict.NOT_FOUND: _("There is no such game or chat line."),
     Verdict.CHAT_OFF: _("The chat is switched off in your settings."),
     Verdict.INVALID: _("Write 1 to %(max)d characters, or pick a phrase."),

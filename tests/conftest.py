@@ -185,7 +185,7 @@ def pytest_configure(config):
             raise pytest.UsageError(
                 f"SITE_URL is set, so the tests would write to and empty the site's database {name!r}. "
                 f"Set SITE_TEST_DATABASE={name} to confirm it is a throwaway database "
-                "(python -m config.launcher --deploy-check does)."
+                "(python -m launch --deploy-check does)."
             )
 
 

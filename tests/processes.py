@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from config.launcher import (
+from launch.processes import (
     BASE_DIR,
     celery_worker_command,
     daphne_command,
@@ -26,7 +26,7 @@ from config.launcher import (
 )
 
 # SITE_URL: the browser and live tests drive a site that is already running (the
-# deploy check's nginx layout, ``python -m config.launcher --deploy-check``)
+# deploy check's nginx layout, ``python -m launch --deploy-check``)
 # instead of starting daphne and a worker themselves. Unset: they start their own.
 EXTERNAL_SITE = os.environ.get("SITE_URL", "").rstrip("/")
 
@@ -138,10 +138,12 @@ class Services:
         self.worker = None
 
     def start_daphne(
-        self, database_url: str, *options: str, port: int | None = None
+        self, database_url: str, *options: str, port: int | None = None, env: dict[str, str] | None = None
     ) -> tuple[subprocess.Popen, int]:
+        """A daphne process; ``env``: more environment variables (e.g. a short PRESENCE_TTL_SECONDS)."""
         port = port or free_port()
-        proc = self._spawn(daphne_command("127.0.0.1", port, *options), self.env(database_url), "daphne")
+        environment = {**self.env(database_url), **(env or {})}
+        proc = self._spawn(daphne_command("127.0.0.1", port, *options), environment, "daphne")
         DAPHNES.append(proc)
         wait_for_port(port, proc=proc, timeout=30)
         return proc, port

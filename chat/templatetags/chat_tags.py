@@ -27,6 +27,12 @@ def chat_presets_note() -> str:
     return Verdict.PRESETS_ONLY.text
 
 
+@register.simple_tag
+def chat_reader_note() -> str:
+    """Why a visitor who has not played or signed in has no phrases or text box."""
+    return Verdict.NO_IDENTITY.text
+
+
 @register.inclusion_tag("chat/_replay.html", takes_context=True)
 def chat_replay(context: dict[str, Any], game: Any) -> dict[str, Any]:
     """The players' room lines this page's reader may see (blocks, hidden and muted lines respected)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
 from playwright.sync_api import expect
 
@@ -33,6 +34,14 @@ def game_between(alice, bob) -> Game:
         connection.close()  # this thread's own connection
 
 
+def guest_session() -> str:
+    """A browser session holding a guest identity, as one has after playing as a guest."""
+    session = SessionStore()
+    session["guest"] = {"key": "guest-key-chat-browser", "name": "Guest 5250"}
+    session.create()
+    return session.session_key
+
+
 def test_players_chat_safely_a_guest_spectator_uses_phrases_and_a_line_is_reported(
     new_context, login_session, user_factory
 ):
@@ -42,8 +51,9 @@ def test_players_chat_safely_a_guest_spectator_uses_phrases_and_a_line_is_report
         game = pool.submit(game_between, alice_user, bob_user).result()
     alice = new_context(session_cookie=login_session(alice_user)).new_page()
     bob = new_context(session_cookie=login_session(bob_user)).new_page()
-    guest = new_context().new_page()
-    for page in (alice, bob, guest):
+    guest = new_context(session_cookie=guest_session()).new_page()
+    visitor = new_context().new_page()  # has neither played nor signed in
+    for page in (alice, bob, guest, visitor):
         open_game(page, f"/play/{game.pk}/")
         expect(page.locator("#chat")).to_be_visible()
 
@@ -63,6 +73,11 @@ def test_players_chat_safely_a_guest_spectator_uses_phrases_and_a_line_is_report
     expect(guest.locator("#chat-presets-note")).to_be_visible()
     guest.click('[data-preset="hello"]')
     expect(guest.locator("#chat-lines .chat-line.mine .chat-text")).to_have_text("Hello")
+    # A visitor who has not acted reads along, with nothing to send.
+    expect(visitor.locator("#chat-lines .chat-line .chat-text")).to_have_text([NASTY, "Hello"])
+    expect(visitor.locator(".chat-presets")).to_be_hidden()
+    expect(visitor.locator("#chat-form")).to_be_hidden()
+    expect(visitor.locator("#chat-reader-note")).to_be_visible()
 
     # Players see the spectators' room only once they tick the box.
     bob.click('[data-preset="good_game"]')

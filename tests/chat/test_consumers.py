@@ -245,3 +245,16 @@ async def test_a_reported_and_hidden_line_disappears_from_open_pages(table):
     for ws in (a, b):
         assert await next_of(ws, "chat_hidden") == {"type": "chat_hidden", "id": line["id"]}
     await close(a, b)
+
+
+async def test_a_visitor_who_has_not_acted_reads_the_chat_but_cannot_write(table):
+    game_id, people = await table()
+    a, _ = await chatting(game_id, people["alice"][1])
+    visitor, history = await chatting(game_id, None)
+    assert (history["can_write"], history["can_report"], history["room"]) == (False, False, "spectators")
+    await a.send_json_to({"type": "chat", "text": "visible to all"})
+    assert (await next_of(visitor, "chat"))["line"]["text"] == "visible to all"
+    await visitor.send_json_to({"type": "chat", "preset": "hello"})
+    assert (await next_of(visitor, "error"))["code"] == "chat_no_identity"
+    assert await database_sync_to_async(ChatLine.objects.count)() == 1
+    await close(a, visitor)

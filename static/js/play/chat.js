@@ -71,8 +71,10 @@ export function startChat(client) {
     if (!message.enabled) return;
     input.maxLength = message.max_length;
     canReport = message.can_report;
-    form.hidden = message.presets_only;
-    panel.querySelector("#chat-presets-note").hidden = !message.presets_only;
+    form.hidden = message.presets_only || !message.can_write;
+    panel.querySelector(".chat-presets").hidden = !message.can_write;
+    panel.querySelector("#chat-presets-note").hidden = !(message.presets_only && message.can_write);
+    panel.querySelector("#chat-reader-note").hidden = message.can_write;
     spectatorsBox.checked = message.show_spectators;
     spectatorsBox.closest("label").hidden = message.room !== "players";
     // The history is the truth: lines hidden by a moderator meanwhile go, missing ones come.

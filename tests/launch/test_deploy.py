@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from config import deploy
-from config.deploy import DeployError, render_nginx_site
+from launch import deploy
+from launch.deploy import DeployError, render_nginx_site
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
@@ -37,6 +37,15 @@ def test_the_site_balances_every_daphne_and_keeps_nginx_variables():
     assert "proxy_set_header X-Forwarded-Proto $scheme;" in text and "$http_upgrade" in text
     assert "client_max_body_size 6m;" in text
     assert "${" not in text
+
+
+def test_an_idempotent_request_that_a_daphne_answers_503_is_tried_on_the_next():
+    """A daphne without Redis says 503 (config/unavailable.py): nginx must move on, except for /healthz."""
+    text = site()
+    server_level = text[: text.index("location / {")]
+    assert "proxy_next_upstream error timeout http_502 http_503;" in server_level
+    healthz = text[text.index("location = /healthz {") :]
+    assert "proxy_next_upstream error timeout;" in healthz[: healthz.index("}")]
 
 
 @pytest.mark.parametrize(
@@ -98,7 +107,7 @@ def test_the_units_are_the_production_process_list():
     assert beat[3:6] == ["-A", "config", "beat"] and "/var/lib/fiveboards/celerybeat-schedule" in beat
     # The units' readiness check is the /healthz of their own process.
     assert units["fiveboards-daphne@"].exec_start_post == [
-        f"{deploy.UNIT_PYTHON} -m config.deploy wait-healthy http://127.0.0.1:%i/healthz --timeout 60"
+        f"{deploy.UNIT_PYTHON} -m launch.deploy wait-healthy http://127.0.0.1:%i/healthz --timeout 60"
     ]
     target = (deploy.UNITS_DIR / "fiveboards.target").read_text()
     wanted = " ".join(line for line in target.splitlines() if line.startswith("Wants="))
@@ -135,14 +144,14 @@ def test_the_deploy_check_refuses_bad_arguments_before_touching_anything(argv, m
     monkeypatch.setattr(deploy, "recreate_database", never)
     monkeypatch.setattr(deploy, "empty_redis", never)
     monkeypatch.setattr(deploy.tempfile, "mkdtemp", never)
-    from config.launcher import main
+    from launch.local import main
 
     assert main(["--deploy-check", *argv]) == 2
     assert message in capsys.readouterr().err
 
 
 def test_wait_healthy_names_the_url_when_nothing_answers(capsys):
-    from config.launcher import free_port
+    from launch.processes import free_port
 
     url = f"http://127.0.0.1:{free_port()}/healthz"
     assert deploy.main(["wait-healthy", url, "--timeout", "1"]) == 2

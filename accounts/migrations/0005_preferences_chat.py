@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0003_fill_username_key'),
+        ('accounts', '0004_user_username_skeleton'),
     ]
 
     operations = [

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from config.launcher import BASE_DIR, free_port
+from launch.processes import BASE_DIR, free_port
 
 pytestmark = pytest.mark.services
 
@@ -29,6 +29,7 @@ class Terminal:
     def __init__(self, argv: list[str], env: dict[str, str]) -> None:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: becomes the terminal's session, like a login shell's job
+            signal.signal(signal.SIGINT, signal.SIG_DFL)  # as a shell starts a foreground job
             os.chdir(BASE_DIR)
             os.execvpe(argv[0], argv, env)
         self.output = b""
