@@ -118,11 +118,13 @@ def test_a_player_sends_at_most_five_lines_in_ten_seconds_across_sockets(people)
 
 
 @pytest.fixture
-def clock(monkeypatch):
-    """The cache's clock (tests run on the locmem cache), set by hand."""
+def clock(monkeypatch, settings):
+    """A process-memory cache (even when REDIS_URL is set) whose clock is set by hand."""
     from types import SimpleNamespace
 
     from django.core.cache.backends import base, locmem
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
     now = [1_000_000.0]
     fake = SimpleNamespace(time=lambda: now[0])
