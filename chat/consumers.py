@@ -182,7 +182,10 @@ class ChatMixin:
                 services.Verdict.INVALID.value, _("Say whether to show the spectators' chat."), ref=message
             )
             return
-        await _in_db_thread(services.set_show_spectators)(
+        if not await _in_db_thread(services.set_show_spectators)(
             identity=self.identity, session=self.scope.get("session"), show=show
-        )
+        ):
+            verdict = services.Verdict.NO_IDENTITY
+            await self.send_error(verdict.value, verdict.text, ref=message)
+            return
         await self.send_chat_history()  # the lines of the room just shown, or without it

@@ -238,13 +238,19 @@ def mute_user(*, user_id: int, duration: timedelta, reason: str = "", by: Any = 
     )
 
 
-def set_show_spectators(*, identity: Identity, session: Any, show: bool) -> None:
-    """A player's "show the spectators' chat" box, kept in their settings (a guest's in the session)."""
+def set_show_spectators(*, identity: Identity, session: Any, show: bool) -> bool:
+    """A player's "show the spectators' chat" box, kept in their settings (a guest's in the session).
+
+    False for a visitor with neither: the site keeps no session for them until they act.
+    """
     if identity.user is not None:
         Preferences.objects.update_or_create(user_id=identity.user.pk, defaults={"chat_spectators": show})
-    elif session is not None:
+        return True
+    if identity.guest is not None and session is not None:
         stored = session.get(SESSION_KEY)
         prefs = clean_preferences(stored if isinstance(stored, dict) else {})
         prefs["chat_spectators"] = show
         session[SESSION_KEY] = {name: prefs[name] for name in GUEST_FIELDS}
         session.save()
+        return True
+    return False

@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.contrib.sessions.models import Session
 
 from accounts.models import Preferences
 from accounts.services import blocks
@@ -257,4 +258,9 @@ async def test_a_visitor_who_has_not_acted_reads_the_chat_but_cannot_write(table
     await visitor.send_json_to({"type": "chat", "preset": "hello"})
     assert (await next_of(visitor, "error"))["code"] == "chat_no_identity"
     assert await database_sync_to_async(ChatLine.objects.count)() == 1
+    # Nor does the visitor get a session by ticking a box over the socket.
+    sessions = await database_sync_to_async(Session.objects.count)()
+    await visitor.send_json_to({"type": "chat_settings", "show_spectators": True})
+    assert (await next_of(visitor, "error"))["code"] == "chat_no_identity"
+    assert await database_sync_to_async(Session.objects.count)() == sessions
     await close(a, visitor)

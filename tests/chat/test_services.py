@@ -291,5 +291,8 @@ def test_the_show_spectators_box_is_kept_for_players_and_guests(people, guest):
             self.saved = True
 
     session = Session()
-    services.set_show_spectators(identity=guest, session=session, show=True)
+    assert services.set_show_spectators(identity=guest, session=session, show=True) is True
     assert session.saved and selectors.chat_settings(guest, session).spectators is True
+    visitor = Session()
+    assert services.set_show_spectators(identity=type(guest)(None, None), session=visitor, show=True) is False
+    assert not visitor.saved and visitor == {}
