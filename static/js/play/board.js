@@ -101,14 +101,15 @@ export class GridBoard {
   }
 
   // Files under the board and ranks beside it (a-h and 1-8 ...); a board whose
-  // squares are numbered (Quantum: 1-9) shows each number in its square's corner.
+  // squares are numbered (Quantum: 1-9) shows each number in a corner of its square.
   drawCoordinates(height) {
     const layer = this.layers.coords;
     layer.setAttribute("aria-hidden", "true");
     layer.setAttribute("pointer-events", "none");
     if (!this.named) {
       for (const [token, cell] of this.cells) {
-        svgEl("text", { class: "coord coord-square", x: cell.x + 3, y: cell.y + 8 }, layer).textContent = token;
+        // Bottom-left: the corner the spooky marks (filled from the top) reach last.
+        svgEl("text", { class: "coord coord-square", x: cell.x + 2.5, y: cell.y + CELL - 2.5 }, layer).textContent = token;
       }
       return;
     }
