@@ -316,6 +316,8 @@ def test_the_skip_link_leads_to_the_board_and_the_analysis_board_gives_chances_i
     page = new_context().new_page()
     start_game_from_home(page, "reversi", opponent="computer", minutes="0", side="0")
     page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent") == "Screen-reader mode"
+    page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.textContent") == "Skip to the board"
     page.keyboard.press("Enter")
     assert page.evaluate("document.activeElement.classList.contains('board-svg')")
@@ -399,3 +401,60 @@ def test_the_main_pages_have_no_serious_accessibility_violations(new_context, us
             if found:
                 problems[f"{url} {name}"] = found
     assert problems == {}
+
+
+def test_the_screen_reader_mode_takes_moves_and_commands_as_text(new_context):
+    page = new_context().new_page()
+    start_game_from_home(page, "reversi", opponent="computer", minutes="5", side="0")
+    expect(page.locator("#sr-panel")).to_be_hidden()
+    # The first link of the page switches the mode on (for guests too: a cookie).
+    page.keyboard.press("Tab")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    page.wait_for_function(READY)
+    expect(page.locator("#sr-panel")).to_be_visible()
+    expect(page.locator("[data-sr-toggle]")).to_have_text("Leave the screen-reader mode")
+    assert page.get_attribute(".board-svg", "role") == "grid"
+
+    def say(text: str) -> None:
+        page.fill("#sr-input", text)
+        page.press("#sr-input", "Enter")
+
+    out = page.locator("#sr-output")
+    say("d3")
+    page.wait_for_function("() => window.__game.snapshot.ply >= 1")
+    state = wait_my_turn_or_over(page)
+    expect(page.locator("#status")).to_contain_text(
+        f"played {state['moves'][1]}"
+    )  # announced by the live region
+    say("board")
+    expect(out.locator("p")).to_have_count(8)
+    expect(out).to_contain_text("d3, Black disc")
+    say("row 3")
+    expect(out).to_have_text(re.compile(r"^Row 3: a3, empty.*d3, Black disc"))
+    say("moves")
+    expect(out).to_have_text(f"Moves: 1. d3, 2. {state['moves'][1]}.")
+    say("last")
+    expect(out).to_have_text(f"Last move: {state['moves'][1]}.")
+    say("clock")
+    expect(out.locator("p")).to_have_count(2)
+    expect(out.locator("p").first).to_contain_text("left.")
+    say("row 12")
+    expect(out).to_have_text("There is no row 12.")
+    say("a1")  # illegal: the server's reason is announced, nothing changes
+    expect(page.locator("#status")).to_have_text("That move is not legal here.")
+    assert snapshot(page)["ply"] == 2
+    say("resign")
+    expect(page.locator("#confirm-resign")).to_be_visible()  # asks first, as the button does
+    page.click('#confirm-resign button[value="cancel"]')
+    screenshot(page, "reversi-screen-reader-desktop")
+
+    start_game_from_home(page, "four_tac_toe", opponent="computer", minutes="5", side="0")
+    say("lines a1")
+    expect(out).to_contain_text("lines through a1 that X can still complete")
+    expect(out.locator("p").nth(1)).to_have_text(re.compile(r"(^|–)a1(–|$)"))
+    page.focus("[data-sr-toggle]")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    page.wait_for_function(READY)
+    expect(page.locator("#sr-panel")).to_be_hidden()

@@ -533,6 +533,10 @@ function sound(snapshot, previous, event) {
 }
 
 bindActions();
+if (root.dataset.screenReader === "true") {
+  const { setupScreenReader } = await import("./screen-reader.js");
+  setupScreenReader({ root, client, renderer, renderers, play: playMove, lines: readJson("four-tac-toe-lines", []) });
+}
 remember(initial);
 draw(initial);
 say(initial.result ? gettext("Game over.") : turn(initial));
