@@ -458,3 +458,9 @@ def test_the_screen_reader_mode_takes_moves_and_commands_as_text(new_context):
         page.keyboard.press("Enter")
     page.wait_for_function(READY)
     expect(page.locator("#sr-panel")).to_be_hidden()
+    # The settings page switches it as well.
+    page.goto("/settings/")
+    with page.expect_navigation():
+        page.click("#screen-reader button")
+    expect(page.locator("#screen-reader button")).to_have_text("Switch it off")
+    expect(page.locator("a[data-sr-toggle]")).to_have_text("Leave the screen-reader mode")
