@@ -197,7 +197,10 @@ export class GridBoard {
     this.cursorRect.setAttribute("y", cell.y);
     // aria-activedescendant makes screen readers read the cell's label as the cursor moves.
     this.svg.setAttribute("aria-activedescendant", cell.hit.id);
-    if (announce) this.options.onHover?.(token);
+    if (announce) {
+      this.options.onHover?.(token);
+      this.onCursor?.(token, cell.hit.getAttribute("aria-label")); // the screen-reader mode reads it out
+    }
   }
 
   setLabel(token, text) {

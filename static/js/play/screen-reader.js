@@ -88,6 +88,10 @@ export function setupScreenReader(page) {
     button.click();
   }
 
+  // The arrow keys' cursor, read out in the log as well as through aria-activedescendant
+  // (which not every screen reader follows inside an SVG grid).
+  page.renderer.board.onCursor = (token, label) => answer(label);
+
   const commands = {
     clock: () => answer(clock()),
     last: () => answer(last()),
