@@ -238,6 +238,11 @@ def test_four_tac_toes_closed_centre_is_no_mark_and_a_tap_leaves_no_lines_behind
         expect(page.locator(".live-line")).to_have_count(0)
         expect(page.locator(".legend-summary")).to_have_count(0)
     screenshot(page, "four_tac_toe-after-tap-phone")
+    # The rules page draws it the same way.
+    page.goto("/rules/four_tac_toe/")
+    expect(page.locator(".diagram-svg").first.locator(".closed-sign")).to_have_count(2)
+    expect(page.locator(".diagram-svg .closed-x")).to_have_count(0)
+    screenshot(page, "four_tac_toe-rules-phone")
 
 
 def invite(alice, bob, game: str) -> int:
