@@ -217,10 +217,18 @@ function moveNote(text, { problem = false, sticky = false } = {}) {
   note.dataset.sticky = sticky ? "1" : "";
 }
 
+// The squares are marked at once; the words only when the ack is slow (a note
+// shown and hidden at every move would make the buttons below jump).
+const SENDING_NOTE_AFTER_MS = 400;
+let sendingNote = null;
+
 function onPending(message) {
   renderer.board.markPending(message && viewPly === null ? cellsOf(message.move) : []);
-  if (message) moveNote(format(gettext("Sending your move %(move)s…"), { move: message.move }));
-  else if (!$("#move-note").dataset.sticky) moveNote(null);
+  clearTimeout(sendingNote);
+  if (message) {
+    moveNote(null);
+    sendingNote = setTimeout(() => moveNote(format(gettext("Sending your move %(move)s…"), { move: message.move })), SENDING_NOTE_AFTER_MS);
+  } else if (!$("#move-note").dataset.sticky) moveNote(null);
 }
 
 function onResend(message, waited) {
