@@ -405,6 +405,8 @@ def test_the_main_pages_have_no_serious_accessibility_violations(new_context, us
         ):
             page.goto(url)
             page.wait_for_load_state("networkidle")
+            slug = url.strip("/").replace("/", "-") or "home"
+            screenshot(page, f"page-{slug}-{name}")
             found = axe_violations(page)
             if found:
                 problems[f"{url} {name}"] = found

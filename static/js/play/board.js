@@ -115,12 +115,12 @@ export class GridBoard {
     }
     for (let col = 0; col < this.cols; col++) {
       const cell = this.cells.get(this.options.tokenAt(this.rows - 1, col));
-      svgEl("text", { class: "coord coord-file", x: cell.cx, y: height + 11, "text-anchor": "middle" }, layer)
+      svgEl("text", { class: "coord coord-file", x: cell.cx, y: height + 12, "text-anchor": "middle" }, layer)
         .textContent = this.options.tokenAt(this.rows - 1, col)[0];
     }
     for (let row = 0; row < this.rows; row++) {
       const cell = this.cells.get(this.options.tokenAt(row, 0));
-      svgEl("text", { class: "coord coord-rank", x: -MARGIN / 2, y: cell.cy + 3.5, "text-anchor": "middle" }, layer)
+      svgEl("text", { class: "coord coord-rank", x: -MARGIN / 2, y: cell.cy + 4, "text-anchor": "middle" }, layer)
         .textContent = this.options.tokenAt(row, 0).slice(1);
     }
   }
