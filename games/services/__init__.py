@@ -3,10 +3,12 @@
 Every entry point (the websocket consumer, the HTTP views, the Celery tasks)
 calls these functions. Each one:
 
-1. opens a transaction and re-reads the game with its row locked
-   (``base.locked``), so commands on one game are applied one at a time, across
-   processes;
-2. checks the command against the stored game and the shared engine;
+1. goes through the command envelope (``envelope.command``): a transaction,
+   the game re-read with its row locked (``base.locked``), so commands on one
+   game are applied one at a time across processes, the player's side, and the
+   clock first (a side out of time loses before any command of anyone's);
+2. checks the command against the stored game and the shared engine
+   (``decide``: the same functions the fast path of moves uses);
 3. saves the change under a new ``Game.version`` with ``base.commit_and_announce``,
    which broadcasts the new snapshot and queues the work it calls for (the
    computer's move, a clock flag) only after the transaction commits, so nobody
@@ -17,6 +19,7 @@ nothing is written then.
 
 | module | use case |
 |---|---|
+| ``decide``, ``envelope`` | the decisions every command shares (pure), and the envelope every player command runs in |
 | ``setup`` | games against the computer, invitations, challenges, joining, withdrawing |
 | ``moves`` | a player's move, the computer's move, forced passes |
 | ``ending`` | results on the board, resign, exit, abort, flags |
@@ -31,7 +34,7 @@ from games.services.deadlines import IDLE_COMPUTER_EXPIRY
 from games.services.draws import answer_draw, lapse_draw_offer, offer_draw
 from games.services.ending import abandon_computer_game, abort, flag, resign
 from games.services.moves import computer_move_for, play_computer_move, play_move
-from games.services.obligations import attend, attend_overdue
+from games.services.obligations import Attended, attend, attend_overdue
 from games.services.setup import (
     cancel_waiting_game,
     create_computer_game,
@@ -44,6 +47,7 @@ from games.services.takeback import redo, undo
 
 __all__ = [
     "IDLE_COMPUTER_EXPIRY",
+    "Attended",
     "Code",
     "GameError",
     "MoveResult",
