@@ -62,8 +62,8 @@ class SpreadChecks:
     daphne checks every connection's timeouts every 2 s in one go, and that is
     where it sends its keep-alive pings (every 20 s a socket). Sockets that
     opened together are due together: with 10,000 open, about 1,000 pings went
-    out in one burst every 2 s, and moves waited behind each burst (a round
-    trip's p99 of 190 ms instead of 33 ms, bench/ws_load.py --idle-sockets).
+    out in one burst every 2 s, and moves waited behind each burst (the round
+    trip's p99 measured: docs/performance.md, bench/ws_load.py --idle-sockets).
     Here a round still takes 2 s, in ``slices`` ticks, and each tick takes every
     ``slices``-th connection of the round's list: sockets that opened together
     are next to each other in that list, so their pings go out in different ticks.
@@ -187,8 +187,8 @@ class LazyPformat:
 def format_autobahn_debug_lines_lazily() -> None:
     """autobahn pretty-prints its settings for a debug line on every websocket it opens.
 
-    It does so before the logger decides to drop the line (2 % of daphne's CPU in a
-    reconnect storm), so its module's ``pformat`` becomes a lazy one. ``Timings``
+    It does so before the logger decides to drop the line (its cost in a reconnect
+    storm: docs/performance.md), so its module's ``pformat`` becomes a lazy one. ``Timings``
     is the one place that returns the text itself, so it gets the real one.
     """
     from autobahn.websocket import protocol

@@ -140,7 +140,7 @@ async def dispatch_from(sources: list[Callable[[], Awaitable[Message]]], dispatc
 
     What channels' ``await_many_dispatch`` does, at less cost a message: it
     starts a new task for every message and waits on all sources with
-    ``asyncio.wait`` (about 4 % of a move's CPU in daphne, README #15). Here one
+    ``asyncio.wait`` (its share of a move's CPU: docs/performance.md). Here one
     reader task per source lives as long as the socket and dispatches what it
     reads, under a lock shared by the readers; it reads the next message only
     when its dispatch is done. A reader that fails (its source, or ``dispatch``
