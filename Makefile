@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: setup run test lint bench messages deploy-check
+.PHONY: setup run test perf lint bench messages deploy-check
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,7 +18,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 setup: $(VENV)/.installed
 
 run: setup
-	$(BIN)/python -m config.launcher
+	$(BIN)/python -m launch
 
 test: setup
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
@@ -26,12 +26,17 @@ test: setup
 # The production layout (deploy/) on loopback behind Debian's nginx, on the local
 # PostgreSQL and Redis: drops database "deploycheck", empties Redis db 5 (docs/deploy.md).
 deploy-check: setup
-	$(BIN)/python -m config.launcher --deploy-check
+	$(BIN)/python -m launch --deploy-check
+
+# The timed checks the suite leaves out (a search keeps to its budget, a core is N times
+# faster than the Python search): run them on a quiet machine.
+perf: setup
+	$(BIN)/python -m pytest --perf -m perf tests/games/ai
 
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy config games accounts ratings
+	$(BIN)/mypy config games accounts ratings launch
 
 bench: setup
 	$(BIN)/python bench/engines.py

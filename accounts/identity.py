@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from django.http import HttpRequest
 
+from accounts.guests import SESSION_KEY as GUEST_SESSION_KEY
 from accounts.guests import Guest, get_guest
 
 if TYPE_CHECKING:
@@ -40,9 +41,28 @@ class Identity:
 
 
 def identity_from_request(request, *, create_guest: bool = True) -> Identity:
+    """Who acts: the user, else the session's guest, created (and the session with it) when ``create_guest``.
+
+    Only actions pass ``create_guest``: a page view never starts a session.
+    """
     if request.user.is_authenticated:
         return Identity(user=request.user, guest=None)
-    return Identity(user=None, guest=get_guest(request.session, create=create_guest))
+    guest = get_guest(request.session, create=False)
+    if guest is None and create_guest:
+        guest = get_guest(request.session)
+        request._new_guest = True
+    return Identity(user=None, guest=guest)
+
+
+def forget_new_guest(request) -> None:
+    """Take back the guest this request created, because its first action was refused.
+
+    The session is empty again, so it is never stored: a refused visitor leaves no
+    session row and gets no cookie (bad input changes nothing).
+    """
+    if getattr(request, "_new_guest", False):
+        request.session.pop(GUEST_SESSION_KEY, None)
+        request._new_guest = False
 
 
 def identity_from_scope(scope: dict) -> Identity:

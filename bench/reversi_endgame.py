@@ -27,7 +27,7 @@ from games.ai import warm_up  # noqa: E402
 from games.ai.reversi import EndgameSolver, compiled_core  # noqa: E402
 from games.engines.reversi import SQUARE_NAMES, ReversiEngine  # noqa: E402
 
-DEFAULT_FILE = Path(__file__).resolve().parents[2] / "shared" / "testdata" / "fforum-1-19.obf"
+DEFAULT_FILE = Path(__file__).resolve().parents[1] / "tests" / "data" / "fforum-1-19.obf"
 
 
 def parse_line(line: str) -> tuple[str, dict[str, int]]:

@@ -601,7 +601,7 @@ def main() -> None:
     if not os.getenv("REDIS_URL"):
         sys.exit("set REDIS_URL (and DATABASE_URL): the load test measures the production layer")
 
-    from config.launcher import celery_worker_command, daphne_command, free_port, wait_for_port
+    from launch.processes import celery_worker_command, daphne_command, free_port, wait_for_port
 
     raise_fd_limit()  # inherited by daphne and the client processes
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # a kill still stops daphne and unpins

@@ -22,10 +22,8 @@ import argparse
 import gc
 import logging
 import os
-import pprint
 import signal
 import sys
-from typing import Any
 
 from daphne.cli import CommandLineInterface
 from daphne.server import Server
@@ -169,34 +167,6 @@ class DrainingServer(Server):
         check()
 
 
-class LazyPformat:
-    """``pprint.pformat(value)``, computed only if a log line is written with it."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    def __str__(self) -> str:
-        return pprint.pformat(self.value)
-
-    def __format__(self, spec: str) -> str:
-        return format(str(self), spec)
-
-
-def format_autobahn_debug_lines_lazily() -> None:
-    """autobahn pretty-prints its settings for a debug line on every websocket it opens.
-
-    It does so before the logger decides to drop the line (its cost in a reconnect
-    storm: docs/performance.md), so its module's ``pformat`` becomes a lazy one. ``Timings``
-    is the one place that returns the text itself, so it gets the real one.
-    """
-    from autobahn.websocket import protocol
-
-    protocol.pformat = LazyPformat  # type: ignore[assignment]
-    protocol.Timings.__str__ = lambda self: pprint.pformat(self._timings)  # type: ignore[method-assign]
-
-
 class DrainingCommandLineInterface(CommandLineInterface):
     server_class = DrainingServer
 
@@ -209,7 +179,6 @@ def main(argv: list[str] | None = None) -> None:
     if ours.drain_seconds < 0:
         raise SystemExit("--drain-seconds must be 0 or more")
     DrainingServer.drain_seconds = ours.drain_seconds
-    format_autobahn_debug_lines_lazily()
     DrainingCommandLineInterface().run(rest)
 
 

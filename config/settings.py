@@ -4,7 +4,7 @@ Every value has a default that works on a fresh checkout (SQLite under ``var/``,
 the in-memory channel layer for one-off commands and unit tests). ``make run``
 adds a private Redis for the channel layer and the Celery broker. Production sets
 ``DJANGO_DEBUG=0``, ``DJANGO_SECRET_KEY``, ``DJANGO_ALLOWED_HOSTS``,
-``DATABASE_URL`` and ``REDIS_URL``. The README lists every variable.
+``DATABASE_URL`` and ``REDIS_URL``. docs/configuration.md lists every variable.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -88,6 +89,27 @@ SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SILENCED_SYSTEM_CHECKS: list[str] = []
 
+# --- Content-Security-Policy (django-csp; config/csp.py) -------------------
+# Strict on every page, the admin included: scripts and styles only from the
+# site's own files, no inline <script>, <style>, style="" or onclick="" (data
+# for scripts goes in json_script's <script type="application/json">, which is
+# never executed). connect-src also names the request's own ws:/wss: origin.
+# Avatars are media from the site itself; an operator serving /media/ from
+# another host adds it to img-src here.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+
 INSTALLED_APPS = [
     "daphne",
     "django.contrib.admin",
@@ -109,6 +131,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.csp.SiteCSPMiddleware",  # the Content-Security-Policy header (CONTENT_SECURITY_POLICY)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -191,7 +214,7 @@ def _default_channel_prefix(redis_url: str) -> str:
 CHANNEL_PREFIX = os.getenv("CHANNEL_PREFIX") or _default_channel_prefix(REDIS_URL)
 if REDIS_URL:
     # The PubSub layer delivers a group message with one PUBLISH and never drops
-    # for "capacity"; the core layer silently lost moves under load (see README).
+    # for "capacity"; the core layer silently dropped moves in our load tests (bench/ws_load.py).
     # Ours adds one pattern subscription per process instead of one per socket.
     CHANNEL_LAYERS = {
         "default": {
@@ -215,7 +238,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_WORKER_MAX_TASKS_PER_CHILD = 1000
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_TIMEOUT = 3
-# Countdowns (clock flags, draw-offer lapses) stay far below this; see README.
+# Countdowns (clock flags, draw-offer lapses) stay far below this (docs/operations.md, "Obligations").
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": 3600,
     "socket_timeout": 5,
@@ -271,6 +294,13 @@ CACHES = {
 # per-process locmem cache would let processes disagree about a logout, so
 # without Redis sessions stay in the database only.
 SESSION_ENGINE = "django.contrib.sessions.backends." + ("cached_db" if REDIS_URL else "db")
+# Only visitors who act get a session (a guest starts with its first game or join,
+# never by viewing a page), and expired ones are deleted daily: nothing else would.
+CELERY_BEAT_SCHEDULE["accounts-clear-expired-sessions"] = {
+    "task": "accounts.clear_expired_sessions",
+    "schedule": 24 * 3600.0,
+    "options": {"expires": 12 * 3600.0},  # a run missed for half a day waits for the next one
+}
 
 # --- Auth ------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

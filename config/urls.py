@@ -35,5 +35,5 @@ urlpatterns = [
 ]
 
 if settings.DEBUG:
-    # Production serves media from its own (cookie-less) host; see README.
+    # Production: nginx serves media (docs/deploy.md).
     urlpatterns.append(path("media/<path:path>", serve, {"document_root": settings.MEDIA_ROOT}))

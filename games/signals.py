@@ -7,4 +7,4 @@ ratings app listens and enqueues its task, so games never imports ratings.
 
 from django.dispatch import Signal
 
-game_finished = Signal()  # kwargs: game_id: int
+game_finished = Signal()  # kwargs: game_id: int (sent by games.services.ending.announce_finished)

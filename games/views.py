@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.identity import identity_from_request
+from accounts.identity import forget_new_guest, identity_from_request
 from games import analysis as game_analysis
 from games import events, services
 from games.engines import ENGINES
@@ -127,6 +127,7 @@ def new_game(request):
                 invited_user=data.get("invited_user"),
             )
     except services.GameError as exc:
+        forget_new_guest(request)
         form.add_error(None, exc.message)
         return _render_home(request, form, status=400)
     return redirect(game.get_absolute_url())
@@ -134,7 +135,9 @@ def new_game(request):
 
 def play(request, game_id: int):
     game = get_object_or_404(Game.objects.select_related("user0", "user1"), pk=game_id)
-    identity = identity_from_request(request)  # a guest identity exists before the socket opens
+    # Watching makes no guest (and so no session): a guest who plays got its identity
+    # when it created or joined the game over HTTP, before its socket opened.
+    identity = identity_from_request(request, create_guest=False)
     side = game.side_of(identity)
     return render(
         request,
@@ -153,13 +156,15 @@ def play(request, game_id: int):
 
 def join(request, token: str):
     game = get_object_or_404(Game, invite_token=token)
-    identity = identity_from_request(request)
+    identity = identity_from_request(request, create_guest=False)
     if game.side_of(identity) is not None or game.status != Game.Status.WAITING:
         return redirect(game.get_absolute_url())
     if request.method == "POST":
+        identity = identity_from_request(request)  # joining is an action: a guest starts here
         try:
             services.join_game(game_id=game.pk, identity=identity, token=token)
         except services.GameError as exc:
+            forget_new_guest(request)
             messages.error(request, exc.message)
             return redirect("home")
         return redirect(game.get_absolute_url())
@@ -173,13 +178,13 @@ def take_challenge(request, game_id: int):
 
 @require_POST
 def decline(request, game_id: int):
-    _post_service(request, game_id, services.decline_invitation)
+    _post_service(request, game_id, services.decline_invitation, create_guest=False)
     return redirect("home")
 
 
 @require_POST
 def abandon(request, game_id: int):
-    identity = identity_from_request(request)
+    identity = identity_from_request(request, create_guest=False)
     try:
         services.abandon_computer_game(game_id=game_id, identity=identity)
     except services.GameError as exc:
@@ -191,15 +196,17 @@ def abandon(request, game_id: int):
 
 @require_POST
 def cancel(request, game_id: int):
-    _post_service(request, game_id, services.cancel_waiting_game)
+    _post_service(request, game_id, services.cancel_waiting_game, create_guest=False)
     return redirect("home")
 
 
-def _post_service(request, game_id: int, func):
-    identity = identity_from_request(request)
+def _post_service(request, game_id: int, func, *, create_guest: bool = True):
+    """``create_guest=False`` for what only a seated player may do: a new guest sits nowhere."""
+    identity = identity_from_request(request, create_guest=create_guest)
     try:
         game = func(game_id=game_id, identity=identity)
     except services.GameError as exc:
+        forget_new_guest(request)
         messages.error(request, exc.message)
         return redirect("home")
     return redirect(game.get_absolute_url())
@@ -301,6 +308,7 @@ def analysis(request, game_id: int):
         try:
             found = game_analysis.request_analysis(game_id=game_id, identity=identity_from_request(request))
         except game_analysis.AnalysisRefused as refused:
+            forget_new_guest(request)
             response = JsonResponse(
                 {
                     "error": refused.message,
@@ -339,6 +347,7 @@ def play_from_here(request, game_id: int):
             side=side,
         )
     except game_analysis.AnalysisRefused as refused:
+        forget_new_guest(request)
         if refused.code == "not_found":
             raise Http404 from None
         messages.error(request, refused.message)
@@ -401,5 +410,6 @@ def analysis_board_evaluation(request, slug: str):
         if request.method == "GET":
             return JsonResponse(game_analysis.board_evaluation(slug, request.GET.get("fen", "")))
     except game_analysis.AnalysisRefused as refused:
+        forget_new_guest(request)
         return _refusal(refused)
     return HttpResponseNotAllowed(["GET", "POST"])

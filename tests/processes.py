@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from config.launcher import (
+from launch.processes import (
     BASE_DIR,
     celery_worker_command,
     daphne_command,
@@ -26,7 +26,7 @@ from config.launcher import (
 )
 
 # SITE_URL: the browser and live tests drive a site that is already running (the
-# deploy check's nginx layout, ``python -m config.launcher --deploy-check``)
+# deploy check's nginx layout, ``python -m launch --deploy-check``)
 # instead of starting daphne and a worker themselves. Unset: they start their own.
 EXTERNAL_SITE = os.environ.get("SITE_URL", "").rstrip("/")
 

@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from accounts.identity import Identity
 from games.models import EndReason, Game
 from games.services.base import Code, GameError, locked
-from games.services.envelope import finish, flag_if_expired, player_command
+from games.services.envelope import announce_finished, finish, flag_if_expired, player_command
 
 ABORT_MAX_PLY = 2  # either player may abort while fewer plies than this were played
 
@@ -16,6 +16,7 @@ __all__ = [
     "ABORT_MAX_PLY",
     "abandon_computer_game",
     "abort",
+    "announce_finished",
     "end_for_new_game",
     "finish",
     "flag",

@@ -40,7 +40,15 @@ def finish(game: Game, *, winner: int | None, reason: EndReason, status: str = G
     game.clear_draw_offer()
     game.redo_moves = []
     commit_and_announce(game, "end")
-    game_id = game.pk
+    announce_finished(game.pk)
+
+
+def announce_finished(game_id: int) -> None:
+    """Tell the rest of the site (ratings) that the game ended, once the ending commits.
+
+    Every ending sends it, a game called off before it began included: ratings
+    then records it as unrated at once instead of the backstop finding it later.
+    """
     # Why on_commit: ratings must only ever see a committed result.
     transaction.on_commit(lambda: game_finished.send(sender=Game, game_id=game_id))
 

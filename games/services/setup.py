@@ -15,7 +15,7 @@ from games.models import DEFAULT_TIME_MINUTES, TIME_CONTROL_CHOICES, EndReason, 
 from games.services import deadlines, queue
 from games.services.base import Code, GameError, commit_and_announce, locked, now
 from games.services.ending import end_for_new_game
-from games.services.envelope import player_command
+from games.services.envelope import announce_finished, player_command
 
 AI_LEVELS = ("easy", "medium", "hard")
 
@@ -182,6 +182,7 @@ def _call_off(game: Game, reason: EndReason) -> None:
     game.end_reason = reason
     game.finished_at = now()
     commit_and_announce(game, "end")
+    announce_finished(game.pk)
     game_id = game.pk
     transaction.on_commit(lambda: events.send_lobby_event(game_id))
 

@@ -83,12 +83,11 @@ class Grid:
 
 
 # Coloured lines of Four Tac Toe diagrams: each its own colour and symbol, as on the
-# live board. The first four are the seed's example: a red circle, a blue square, a
-# yellow star and a green triangle; the rest follow the board's golden-angle hues.
-PATH_STYLES = [("#d7263d", "●"), ("#1f5fc4", "■"), ("#e0a800", "★"), ("#2e9d4a", "▲")] + [
-    (f"hsl({round((j * 137.508 + 300) % 360)} 80% 42%)", symbol)
-    for j, symbol in enumerate(["◆", "✚", "▼", "✖", "♥", "♣", "♠", "⬢", "☀", "✿", "☾"])
-]
+# live board. Line k has class "line-k", whose colour is in board.css (the page's CSP
+# allows no style attributes): the first four are the seed's example, a red circle, a
+# blue square, a yellow star and a green triangle; the rest golden-angle hues.
+PATH_SYMBOLS = ["●", "■", "★", "▲", "◆", "✚", "▼", "✖", "♥", "♣", "♠", "⬢", "☀", "✿", "☾"]
+CROSSING = "line-cross"  # a cell where several lines meet: the text colour
 
 
 def _step(grid: Grid, start: str, end: str) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -131,29 +130,27 @@ def _paths(grid: Grid, spec: str) -> tuple[list[str], list[tuple[str, str, list[
         dr, dc = 3 * board_r + cell_r, 3 * board_c + cell_c
         r0, c0 = grid.cell(start)
         cells = [(r0 + i * dr, c0 + i * dc) for i in range(3)]
-        colour, symbol = PATH_STYLES[k % len(PATH_STYLES)]
+        line_class, symbol = f"line-{k % len(PATH_SYMBOLS)}", PATH_SYMBOLS[k % len(PATH_SYMBOLS)]
         (x1, y1), (x2, y2) = grid.centre(start), grid.centre(end)
-        out.append(
-            f'<line class="path-stroke" style="--line-colour: {colour}" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>'
-        )
+        out.append(f'<line class="path-stroke {line_class}" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>')
         for cell in cells:
-            symbols_in.setdefault(cell, []).append((colour, symbol))
+            symbols_in.setdefault(cell, []).append((line_class, symbol))
         names = [_cell_name(grid, r, c) for r, c in cells]
-        key.append((colour, symbol, names, line_motion(grid, start, end)))
+        key.append((line_class, symbol, names, line_motion(grid, start, end)))
     for (row, col), symbols in symbols_in.items():
         x, y = grid.origin(row, col)
-        # A dot on each cell of a line (in its colour, or the accent where lines cross).
-        colour = symbols[0][0] if len(symbols) == 1 else "var(--fg)"
+        # A dot on each cell of a line (in its colour, or the text colour where lines cross).
+        line_class = symbols[0][0] if len(symbols) == 1 else CROSSING
         out.append(
-            f'<circle class="path-cell" style="--line-colour: {colour}" cx="{x + CELL / 2}" cy="{y + CELL / 2}" '
+            f'<circle class="path-cell {line_class}" cx="{x + CELL / 2}" cy="{y + CELL / 2}" '
             f'r="{CELL * (0.13 if len(symbols) == 1 else 0.17)}"/>'
         )
         per_row = 4 if len(symbols) > 3 else 3
-        for j, (colour, symbol) in enumerate(symbols):
+        for j, (line_class, symbol) in enumerate(symbols):
             sx = x + 6 + (j % per_row) * 9.5
             sy = y + 11 + (j // per_row) * 9.5
             out.append(
-                f'<text class="path-symbol" style="--line-colour: {colour}" x="{sx}" y="{sy}" '
+                f'<text class="path-symbol {line_class}" x="{sx}" y="{sy}" '
                 f'text-anchor="middle">{symbol}</text>'
             )
     return out, key
@@ -297,14 +294,14 @@ def board_diagram(
             mark_safe(
                 "".join(
                     format_html(
-                        '<li style="--line-colour: {}"><span class="line-key-symbol" aria-hidden="true">{}</span> '
+                        '<li class="{}"><span class="line-key-symbol" aria-hidden="true">{}</span> '
                         '<span class="line-key-cells">{}</span>: {}</li>',
-                        colour,
+                        line_class,
                         symbol,
                         "–".join(names),
                         motion,
                     )
-                    for colour, symbol, names, motion in path_key
+                    for line_class, symbol, names, motion in path_key
                 )
             ),
         )
@@ -315,7 +312,7 @@ def board_diagram(
                 "<details><summary>{}</summary>{}</details>", _("Show how each line moves"), legend
             )
     return format_html(
-        '<figure class="diagram" style="--diagram-cols: {}"><svg class="diagram-svg" viewBox="-2 -2 {} {}" '
+        '<figure class="diagram" data-cols="{}"><svg class="diagram-svg" viewBox="-2 -2 {} {}" '
         'role="img" aria-label="{}">{}{}</svg><figcaption>{}</figcaption>{}</figure>',
         cols,
         width + 4,

@@ -90,8 +90,14 @@ def avatar_url(user) -> str:
     return ""
 
 
+# The initial's sizes have rules in ratings.css: the site's CSP allows no style attributes.
+AVATAR_SIZES = (20, 28)
+
+
 @register.simple_tag
 def avatar(user, size: int = 28) -> str:
+    if size not in AVATAR_SIZES:
+        raise template.TemplateSyntaxError(f"avatar size {size} has no CSS rule (sizes: {AVATAR_SIZES})")
     url = avatar_url(user)
     if url:
         return format_html(
@@ -99,10 +105,7 @@ def avatar(user, size: int = 28) -> str:
         )
     initial = (getattr(user, "username", "") or "?")[:1].upper()
     return format_html(
-        '<span class="avatar avatar-initial" style="width:{}px;height:{}px" aria-hidden="true">{}</span>',
-        size,
-        size,
-        initial,
+        '<span class="avatar avatar-initial" data-size="{}" aria-hidden="true">{}</span>', size, initial
     )
 
 

@@ -10,6 +10,7 @@ folder is skipped, except in CI (``CI=true``) where a missing browser fails.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -21,7 +22,7 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from config.launcher import BASE_DIR
+from launch.processes import BASE_DIR
 from tests.processes import EXTERNAL_SITE
 
 CHROMIUM = "/usr/bin/chromium"
@@ -104,22 +105,62 @@ def browser(site_url):
             chromium.close()
 
 
+# Every page of every context reports what the Content-Security-Policy refused, to
+# `__cspViolation` (a Playwright binding, which the page's CSP does not govern).
+WATCH_CSP = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__cspViolation(
+    `${event.effectiveDirective} refused ${event.blockedURI || "inline code"}`
+      + ` (${event.sourceFile || document.URL}:${event.lineNumber})`);
+});
+"""
+
+
 @pytest.fixture
-def new_context(browser, site_url):
-    """Browser contexts (one per player: separate cookies), closed after the test."""
+def csp_violations() -> list[str]:
+    """What the site's CSP refused during the test, from events and the console; must stay empty."""
+    return []
+
+
+def _watch_csp(context, violations: list[str]) -> None:
+    context.expose_binding("__cspViolation", lambda source, text: violations.append(text))
+    context.add_init_script(WATCH_CSP)
+
+    def console(message) -> None:
+        if "Content Security Policy" in message.text:
+            violations.append(f"console: {message.text}")
+
+    context.on("console", console)
+
+
+@pytest.fixture
+def new_context(browser, site_url, csp_violations):
+    """Browser contexts (one per player: separate cookies), closed after the test.
+
+    The test fails at teardown if the CSP refused anything on any page: the site
+    must work under its own policy, with no inline script or style.
+    """
     contexts = []
 
     def make(*, viewport: dict | None = None, session_cookie: str | None = None):
         context = browser.new_context(viewport=viewport or DESKTOP, base_url=site_url)
         context.set_default_timeout(20_000)
+        _watch_csp(context, csp_violations)
         if session_cookie:
             context.add_cookies([{"name": "sessionid", "value": session_cookie, "url": site_url}])
         contexts.append(context)
         return context
 
     yield make
+    from playwright.sync_api import Error as PlaywrightError
+
     for context in contexts:
+        for page in context.pages:
+            with contextlib.suppress(PlaywrightError):  # a page that crashed or is navigating away
+                page.evaluate("0")  # delivers the reports still on their way
         context.close()
+    if csp_violations:
+        pytest.fail("The Content-Security-Policy refused:\n" + "\n".join(csp_violations))
 
 
 @pytest.fixture

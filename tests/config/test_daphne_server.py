@@ -55,32 +55,6 @@ def test_an_http_request_running_when_sigterm_arrives_still_gets_its_answer(
     assert proc.wait(timeout=12) == 0
 
 
-def test_autobahn_s_debug_lines_read_the_same_though_only_formatted_when_written(monkeypatch):
-    import pprint
-
-    from autobahn.websocket import protocol
-
-    from config.daphne_server import format_autobahn_debug_lines_lazily
-
-    # Undone after the test: the patch is meant for daphne processes.
-    monkeypatch.setattr(protocol, "pformat", protocol.pformat)
-    monkeypatch.setattr(protocol.Timings, "__str__", protocol.Timings.__str__)
-    options = [("autoPingInterval", 0, "WebSocketServerFactory"), ("maxFramePayloadSize", 65536, "Factory")]
-    format_autobahn_debug_lines_lazily()
-
-    line = "\n{attrs}".format(attrs=protocol.pformat(options))  # noqa: UP032 (as txaio formats log lines)
-    assert line == "\n" + pprint.pformat(options)
-    timings = protocol.Timings()
-    timings.track("onOpen")
-    assert str(timings) == pprint.pformat(timings._timings)
-
-    class Unprintable:
-        def __repr__(self):
-            raise AssertionError("formatted although no line was written")
-
-    protocol.pformat([Unprintable()])  # what autobahn does for every socket it opens
-
-
 def test_keep_alive_checks_reach_every_socket_once_a_round_and_split_sockets_opened_together():
     from config.daphne_server import SpreadChecks
 

@@ -11,7 +11,7 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from config import settings as site_settings
-from config.launcher import BASE_DIR
+from launch.processes import BASE_DIR
 
 
 def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess:

@@ -1,6 +1,6 @@
 """Tests of the production layout (deploy/) itself, run only inside it:
 
-    python -m config.launcher --deploy-check -- python -m pytest tests/deploy
+    python -m launch --deploy-check -- python -m pytest tests/deploy
 
 The deploy check sets DEPLOY_LAYOUT (its layout.json: nginx's URL, the daphne
 processes) and SITE_URL; without them these tests are skipped with that reason.
@@ -17,8 +17,7 @@ import pytest
 HERE = Path(__file__).resolve().parent
 LAYOUT = os.environ.get("DEPLOY_LAYOUT", "")
 REASON = (
-    "needs the running production layout: "
-    "python -m config.launcher --deploy-check -- python -m pytest tests/deploy"
+    "needs the running production layout: python -m launch --deploy-check -- python -m pytest tests/deploy"
 )
 
 

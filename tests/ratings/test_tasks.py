@@ -50,8 +50,15 @@ def test_two_workers_applying_the_same_game_at_once_apply_it_once(alice, bob, fi
     game = finished_game(alice, bob, winner=0)
     real_is_farming = ratings.services._is_farming
 
+    both_inside = threading.Event()  # the second call has begun while the first holds the locks
+    entered = []
+    overlapped = []
+
     def slow_is_farming(g):
-        time.sleep(0.3)  # hold the locks a while so the other thread really has to wait
+        # Runs inside the first call's locked transaction: wait until the other call has
+        # started too, so the two really overlap, then hold the locks a little longer.
+        overlapped.append(both_inside.wait(timeout=10))
+        time.sleep(0.3)
         return real_is_farming(g)
 
     monkeypatch.setattr(ratings.services, "_is_farming", slow_is_farming)
@@ -61,6 +68,9 @@ def test_two_workers_applying_the_same_game_at_once_apply_it_once(alice, bob, fi
     def worker():
         try:
             barrier.wait(timeout=10)
+            entered.append(threading.get_ident())
+            if len(entered) == 2:
+                both_inside.set()
             results.append(apply_ratings_for_game(game_id=game.pk))
         except Exception as exc:  # surfaced by the assertion below
             errors.append(exc)
@@ -74,6 +84,7 @@ def test_two_workers_applying_the_same_game_at_once_apply_it_once(alice, bob, fi
         t.join(timeout=60)
 
     assert errors == []
+    assert overlapped == [True], "the two calls never overlapped: the test proved nothing"
     assert sorted(results) == ["already_applied", "rated"]
     assert Rating.objects.get(user=alice, game="reversi").value == 1520.0
     assert Rating.objects.get(user=bob, game="reversi").rated_games == 1

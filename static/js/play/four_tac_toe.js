@@ -124,7 +124,9 @@ export function createRenderer(host, ctx) {
     if (!help) return;
     help.ids.forEach((k, j) => {
       const style = lineStyle(j);
-      const group = svgEl("g", { class: "live-line", "data-line": k, "data-cells": lines[k].join(" "), style: `--line-colour: ${style.colour}` }, helpLayer);
+      const group = svgEl("g", { class: "live-line", "data-line": k, "data-cells": lines[k].join(" ") }, helpLayer);
+      // Through the CSSOM: a style attribute would be refused by the site's CSP (no inline styles).
+      group.style.setProperty("--line-colour", style.colour);
       drawStroke(group, lines[k], { class: "live-stroke" });
       for (const token of lines[k]) {
         if (token === hovered) continue;

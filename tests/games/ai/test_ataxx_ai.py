@@ -79,6 +79,7 @@ def test_a_fixed_depth_search_depends_only_on_the_seed():
         assert len(results) == 1
 
 
+@pytest.mark.perf
 def test_hard_answers_within_its_budget():
     # A crowded middle game with dozens of moves: the search has to be cut short.
     state = next(s for s in random_positions(40, seed=2) if len(ENGINE.legal_moves(s)) > 40)

@@ -68,6 +68,7 @@ def test_the_search_itself_is_reproducible_for_a_fixed_iteration_count() -> None
     assert runs[0].iterations == 150 and sum(runs[0].visits.values()) == 150
 
 
+@pytest.mark.perf
 @pytest.mark.parametrize(("level", "budget"), [("hard", 0.3), ("medium", 0.2), ("easy", 0.05)])
 def test_the_time_budget_is_honoured(level: str, budget: float) -> None:
     state = ENGINE.play(ENGINE.initial(), "a1")

@@ -107,6 +107,7 @@ def test_hard_solves_late_positions_to_the_end_of_the_game():
     assert not opponent_can_win_at_once(s, move)
 
 
+@pytest.mark.perf
 @pytest.mark.parametrize("budget", [0.05, 0.3])
 def test_hard_returns_within_its_budget(budget):
     for s in (ENG.initial(), replay(ENG, ["1-5", "3-7"])):

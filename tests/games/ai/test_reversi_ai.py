@@ -24,7 +24,7 @@ SHORTEST_GAME = ["d3", "c3", "b3", "d2", "e1", "d6", "d7", "e3", "f4"]
 ONLY_F2_SURVIVES = "-----------------XXXXX----XOX------XX--------X------------------ O"
 # White to move; black sits on b1 next to the empty a1 corner, which white takes (flipping b1).
 CORNER_ON_OFFER = "-XOOOOO---XOXO----XXOX----OXOX-----XOO----XXXXXX---X------XXX--- O"
-# FFO endgame positions 5 and 7 (shared/testdata/fforum-1-19.obf): 14 empty squares each.
+# FFO endgame positions 5 and 7 (tests/data/fforum-1-19.obf): 14 empty squares each.
 FFO_5 = ("-OOOOO----OXXO-XXXOXOXX-XXOXOXXOXXOOXOOOXXXXOO-OX-XOOO---XXXXX-- X", {"g8"}, 32)
 FFO_7 = ("--OXXO--XOXXXX--XOOOXXXXXOOXXXXXXOOOOXXX-XXXXXXX--XXOOO----XXOO- X", {"a6"}, 8)
 
@@ -111,6 +111,7 @@ def test_easy_does_not_always_play_the_same_move():
     assert len({choose_move(ENGINE, state, "easy", seed=seed) for seed in range(30)}) > 1
 
 
+@pytest.mark.perf
 @pytest.mark.parametrize("start", ["midgame", "endgame"])
 def test_hard_keeps_to_its_time_budget(start):
     state = ENGINE.from_fen(CORNER_ON_OFFER) if start == "midgame" else random_positions(1, 3, 46, 47)[0]

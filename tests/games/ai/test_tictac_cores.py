@@ -152,6 +152,7 @@ def test_qttt_compiled_search_solves_from_the_third_move_within_the_default_budg
     assert move in QTTT.legal_moves(state)
 
 
+@pytest.mark.perf
 def test_qttt_hard_moves_at_a_quarter_of_the_old_budget():
     assert budget_for("quantum_ttt", "hard") == 0.25
     assert budget_for("quantum_ttt", "medium") == 0.0625
@@ -242,6 +243,7 @@ def test_ftt_compiled_search_is_reproducible_and_counts_every_iteration():
     assert iterations == 3000 and sum(visits.values()) == 3000 and move in moves
 
 
+@pytest.mark.perf
 def test_ftt_compiled_search_runs_far_more_iterations_than_the_python_one():
     state = FTT.play(FTT.initial(), "a1")
     moves = ftt_ai.ordered_cells(state)
@@ -271,6 +273,7 @@ def test_ftt_compiled_search_runs_far_more_iterations_than_the_python_one():
     assert fast_rate > 6 * slow_rate  # measured: about 13 times
 
 
+@pytest.mark.perf
 def test_ftt_hard_moves_at_a_quarter_of_the_old_budget():
     assert budget_for("four_tac_toe", "hard") == 0.25
     state = FTT.play(FTT.initial(), "a1")

@@ -110,6 +110,7 @@ def test_the_search_itself_is_reproducible_for_a_fixed_iteration_count() -> None
     assert runs[0].iterations == 300 and sum(runs[0].visits.values()) == 300
 
 
+@pytest.mark.perf
 @pytest.mark.parametrize(("level", "budget"), [("hard", 0.3), ("medium", 0.2), ("easy", 0.05)])
 def test_the_time_budget_is_honoured(level: str, budget: float) -> None:
     state = ENGINE.initial()  # the widest choice of moves
@@ -121,6 +122,7 @@ def test_the_time_budget_is_honoured(level: str, budget: float) -> None:
     assert time.perf_counter() - started < budget + 1.0
 
 
+@pytest.mark.perf
 def test_hard_uses_most_of_its_budget_to_search() -> None:
     state = ENGINE.play(ENGINE.initial(), "e5")
     cpu = time.thread_time()

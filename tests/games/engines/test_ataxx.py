@@ -14,7 +14,7 @@ from games.engines.base import IllegalMove, InvalidPosition, perft
 ENGINE = AtaxxEngine()
 FILES = "abcdefg"
 
-# From shared/testdata/ataxx_perft.txt (libataxx's suite, checked with tiktaxx).
+# From tests/data/ataxx_perft.txt (libataxx's suite, checked with tiktaxx).
 PERFT_SUITE = [
     ("x5o/7/7/7/7/7/o5x x 0 1", [16, 256, 6460, 155888]),
     ("7/7/7/7/ooooooo/ooooooo/xxxxxxx x 0 1", [1, 75, 249, 14270]),

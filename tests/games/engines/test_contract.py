@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from config.launcher import BASE_DIR
 from games.engines import ENGINES, Engine, IllegalMove, get, perft
 from games.engines.record import dump_record, parse_record, parse_record_headers
+from launch.processes import BASE_DIR
 
 
 def test_the_engines_import_without_django():

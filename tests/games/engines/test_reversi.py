@@ -22,10 +22,10 @@ ENGINE = ReversiEngine()
 COLUMNS = "abcdefgh"
 SQUARES = [f"{c}{r}" for r in range(1, 9) for c in COLUMNS]  # a1..h1, a2..h2, ...
 
-# shared/testdata/reversi_perft.txt: Othello perft from the start, a pass counting as a ply.
+# tests/data/reversi_perft.txt: Othello perft from the start, a pass counting as a ply.
 PERFT_FROM_START = [4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288]
 
-# shared/testdata/fforum-1-19.obf (FFO endgame positions 1-19, as shipped with Edax): the
+# tests/data/fforum-1-19.obf (FFO endgame positions 1-19, as shipped with Edax): the
 # position, then every legal move with its exact final disc difference, best first.
 FFORUM_1_19 = [
     "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;",

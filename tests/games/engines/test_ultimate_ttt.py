@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -11,6 +10,7 @@ from hypothesis import strategies as st
 
 from games.engines.base import IllegalMove, InvalidPosition, perft
 from games.engines.ultimate_ttt import UltimateTTTEngine
+from tests.data import DATA
 
 ENGINE = UltimateTTTEngine()
 START = "9/9/9/9/9/9/9/9/9 X 0 0000"
@@ -147,17 +147,10 @@ def load_perft_suite() -> list[tuple[str, list[int]]]:
 PERFT_SUITE = load_perft_suite()
 
 
-# The project's shared test data sits beside the repository (../shared/testdata).
-PUBLISHED_SUITE = (
-    Path(__file__).resolve().parents[3].parent / "shared" / "testdata" / "ultimate_ttt_perft.txt"
-)
+PUBLISHED_SUITE = DATA / "ultimate_ttt_perft.txt"
 
 
 def test_the_copied_perft_figures_match_the_published_file() -> None:
-    if not PUBLISHED_SUITE.exists():
-        pytest.skip(
-            f"the published suite is not at {PUBLISHED_SUITE} (../shared/testdata beside the repository)"
-        )
     published = {}
     for line in PUBLISHED_SUITE.read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):

@@ -1,6 +1,6 @@
 """The production layout in deploy/, rendered and tried on one machine.
 
-``python -m config.deploy check`` (also ``python -m config.launcher --deploy-check``)
+``python -m launch.deploy check`` (also ``python -m launch --deploy-check``)
 starts the whole layout on loopback: Debian's nginx in front of N daphne
 processes, the game-critical worker, the background worker and exactly one beat,
 on the machine's PostgreSQL and Redis. The processes are the units' own
@@ -11,8 +11,8 @@ Like systemd's ``Restart=always``, a process that dies is started again.
 With a command after ``--`` the layout runs it (with ``SITE_URL`` and the layout's
 environment) and stops; its exit code is the check's. Without, it runs until Ctrl-C.
 
-``python -m config.deploy nginx-site ...`` renders the nginx site for a real
-machine; ``python -m config.deploy wait-healthy URL`` waits for ``/healthz``
+``python -m launch.deploy nginx-site ...`` renders the nginx site for a real
+machine; ``python -m launch.deploy wait-healthy URL`` waits for ``/healthz``
 (the daphne unit's ``ExecStartPost``).
 """
 
@@ -39,7 +39,7 @@ from pathlib import Path
 from string import Template
 from urllib.parse import urlsplit, urlunsplit
 
-from config.launcher import BASE_DIR, PYTHON, free_port, wait_for_port
+from launch.processes import BASE_DIR, PYTHON, free_port, wait_for_port
 
 DEPLOY_DIR = BASE_DIR / "deploy"
 UNITS_DIR = DEPLOY_DIR / "systemd"
@@ -548,7 +548,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="python -m config.deploy", description=__doc__.split("\n\n")[0])
+    top = argparse.ArgumentParser(prog="python -m launch.deploy", description=__doc__.split("\n\n")[0])
     sub = top.add_subparsers(dest="action", required=True)
 
     check = sub.add_parser("check", help="start the whole layout on loopback behind nginx")
@@ -599,8 +599,8 @@ def add_check_arguments(check: argparse.ArgumentParser) -> None:
 
 
 def check_main(argv: list[str]) -> int:
-    """``python -m config.launcher --deploy-check [options] [-- command]``."""
-    check = argparse.ArgumentParser(prog="python -m config.launcher --deploy-check")
+    """``python -m launch --deploy-check [options] [-- command]``."""
+    check = argparse.ArgumentParser(prog="python -m launch --deploy-check")
     add_check_arguments(check)
     try:
         return run_check(check.parse_args(argv))

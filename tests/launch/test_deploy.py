@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from config import deploy
-from config.deploy import DeployError, render_nginx_site
+from launch import deploy
+from launch.deploy import DeployError, render_nginx_site
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
@@ -98,7 +98,7 @@ def test_the_units_are_the_production_process_list():
     assert beat[3:6] == ["-A", "config", "beat"] and "/var/lib/fiveboards/celerybeat-schedule" in beat
     # The units' readiness check is the /healthz of their own process.
     assert units["fiveboards-daphne@"].exec_start_post == [
-        f"{deploy.UNIT_PYTHON} -m config.deploy wait-healthy http://127.0.0.1:%i/healthz --timeout 60"
+        f"{deploy.UNIT_PYTHON} -m launch.deploy wait-healthy http://127.0.0.1:%i/healthz --timeout 60"
     ]
     target = (deploy.UNITS_DIR / "fiveboards.target").read_text()
     wanted = " ".join(line for line in target.splitlines() if line.startswith("Wants="))
@@ -114,9 +114,9 @@ def test_the_environment_template_sets_production_mode_and_only_known_variables(
     env = deploy.read_env_template()
     assert env["DJANGO_DEBUG"] == "0" and env["DJANGO_BEHIND_PROXY"] == "1" and env["DJANGO_HTTPS"] == "1"
     assert env["DJANGO_STATIC_MANIFEST"] == "1" and env["DJANGO_SECRET_KEY"] == "", "never a shipped secret"
-    readme = (deploy.BASE_DIR / "README.md").read_text()
+    readme = (deploy.BASE_DIR / "docs" / "configuration.md").read_text()
     unknown = [name for name in env if f"`{name}`" not in readme]
-    assert not unknown, f"variables the README's Configuration table does not describe: {unknown}"
+    assert not unknown, f"variables docs/configuration.md does not describe: {unknown}"
 
 
 @pytest.mark.parametrize(
@@ -135,14 +135,14 @@ def test_the_deploy_check_refuses_bad_arguments_before_touching_anything(argv, m
     monkeypatch.setattr(deploy, "recreate_database", never)
     monkeypatch.setattr(deploy, "empty_redis", never)
     monkeypatch.setattr(deploy.tempfile, "mkdtemp", never)
-    from config.launcher import main
+    from launch.local import main
 
     assert main(["--deploy-check", *argv]) == 2
     assert message in capsys.readouterr().err
 
 
 def test_wait_healthy_names_the_url_when_nothing_answers(capsys):
-    from config.launcher import free_port
+    from launch.processes import free_port
 
     url = f"http://127.0.0.1:{free_port()}/healthz"
     assert deploy.main(["wait-healthy", url, "--timeout", "1"]) == 2

