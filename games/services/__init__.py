@@ -3,9 +3,10 @@
 Every entry point (the websocket consumer, the HTTP views, the Celery tasks)
 calls these functions. Each one:
 
-1. goes through the command envelope (``envelope.command``): a transaction,
-   the game re-read with its row locked (``base.locked``), so commands on one
-   game are applied one at a time across processes, the player's side, and the
+1. opens a transaction and re-reads the game with its row locked
+   (``base.locked``), so commands on one game are applied one at a time, across
+   processes; a player's command does it through the command envelope
+   (``envelope.command``), which also finds the player's side and checks the
    clock first (a side out of time loses before any command of anyone's);
 2. checks the command against the stored game and the shared engine
    (``decide``: the same functions the fast path of moves uses);
@@ -15,7 +16,8 @@ calls these functions. Each one:
    ever sees a state the database does not have.
 
 Refusals raise ``GameError`` with a ``Code`` and a message for the player;
-nothing is written then.
+nothing is written then, except a flag: a command that arrives after the
+mover's clock ran out is refused once the loss on time has committed.
 
 | module | use case |
 |---|---|
