@@ -15,7 +15,14 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
-setup: $(VENV)/.installed
+# The computer players' numba cores, compiled into NUMBA_CACHE_DIR (default var/numba-cache):
+# neither the first test run nor `make run`'s worker has to. Again only when games/ai changes
+# (then mostly loads from the cache: about a second).
+$(VENV)/.cores: $(VENV)/.installed $(wildcard games/ai/*.py)
+	$(BIN)/python -m games.ai.precompile
+	touch $@
+
+setup: $(VENV)/.installed $(VENV)/.cores
 
 run: setup
 	$(BIN)/python -m launch

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest
 
 from accounts.guests import display_name, get_guest
@@ -21,4 +22,6 @@ def site_user(request: HttpRequest) -> dict[str, Any]:
         "unread_messages": unread,
         "guest_name": display_name(guest.name) if guest else "",
         "site_settings": get_preferences(request),
+        # Whether the site can mail recovery links (settings.email_settings).
+        "mail_enabled": settings.ACCOUNTS_MAIL_ENABLED,
     }

@@ -30,6 +30,13 @@ ALLAUTH = [
     gettext_noop("Successfully signed in as %(name)s."),
     gettext_noop("You have signed out."),
     gettext_noop("Password successfully changed."),
+    # E-mail for recovery: the address field, and the messages after adding, confirming, removing.
+    gettext_noop("Email"),
+    gettext_noop("Email address"),
+    gettext_noop("Confirmation email sent to %(email)s."),
+    gettext_noop("You have confirmed %(email)s."),
+    gettext_noop("Removed email address %(email)s."),
+    gettext_noop("Unable to confirm %(email)s because it is already confirmed by a different account."),
 ]
 
 DJANGO = [

@@ -2,7 +2,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from allauth.account.forms import AddEmailForm, ResetPasswordForm
+from allauth.account.models import EmailAddress
 from django import forms
+from django.conf import settings
 from django.contrib.auth.forms import UserChangeForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
@@ -86,3 +89,42 @@ class PlayerChangeForm(UserChangeForm):
     class Meta(UserChangeForm.Meta):
         model = User
         fields = "__all__"
+
+
+# --- e-mail for recovery (allauth's forms, settings.ACCOUNT_FORMS) ------------
+
+MAIL_NOT_SET_UP = _(
+    "E-mail is not set up on this site, so an address cannot be verified and a password cannot be reset "
+    "by e-mail. Ask the site's operator for help."
+)
+
+
+class RecoveryAddEmailForm(AddEmailForm):
+    """Adding an address for recovery: refused while the site cannot mail its link."""
+
+    def clean_email(self) -> str:
+        if not settings.ACCOUNTS_MAIL_ENABLED:
+            raise forms.ValidationError(MAIL_NOT_SET_UP, code="mail_not_set_up")
+        return super().clean_email()
+
+
+class RecoveryResetPasswordForm(ResetPasswordForm):
+    """Resets go to verified addresses only.
+
+    allauth falls back to unverified addresses (and the user row's e-mail) when no
+    account has verified the address, so anybody could add somebody's address to
+    an account and have its reset link sent. Whoever asks sees the same page
+    either way (ACCOUNT_PREVENT_ENUMERATION).
+    """
+
+    users: list[Any]  # set by allauth's clean_email: the accounts the link goes to
+
+    def clean_email(self) -> str:
+        if not settings.ACCOUNTS_MAIL_ENABLED:
+            raise forms.ValidationError(MAIL_NOT_SET_UP, code="mail_not_set_up")
+        email = super().clean_email()
+        verified = set(
+            EmailAddress.objects.filter(email__iexact=email, verified=True).values_list("user_id", flat=True)
+        )
+        self.users = [user for user in self.users if user.pk in verified]
+        return email

@@ -1,13 +1,16 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from accounts.validators import name_key, validate_player_name
+from accounts.validators import name_key, name_skeleton, validate_player_name
 
 ABOUT_MAX_LENGTH = 1000
 
@@ -28,6 +31,14 @@ class User(AbstractUser):
     # this column is what uniqueness and profile look-ups use. Nullable so that a
     # bulk_create (which skips save()) cannot collide on an empty key.
     username_key = models.CharField(max_length=150, unique=True, null=True, editable=False)  # noqa: DJ001
+    # What the name looks like (accounts.validators.name_skeleton): unique in the
+    # database, so no two players can pass for each other even when they register
+    # at the same instant. Null for an account that collided with an older one
+    # when the column was added (migration 0004): `manage.py confusable_names`
+    # lists those for a person to settle; renaming the account fills it in.
+    # 255: a skeleton can be up to 7 times its name (a Hangul syllable becomes its
+    # letters), and names have at most 30 characters once NFKC-normalised.
+    username_skeleton = models.CharField(max_length=255, unique=True, null=True, editable=False)  # noqa: DJ001
     about = models.TextField(_("about"), max_length=ABOUT_MAX_LENGTH, blank=True)
     # Server-made square avatars (re-encoded, random names); the upload itself is never kept.
     avatar = models.FileField(_("photo"), upload_to="avatars/", blank=True, max_length=200)
@@ -35,6 +46,8 @@ class User(AbstractUser):
 
     # Set by accounts.receivers before a save: (password, is_active) as stored, or None.
     _stored_credentials: tuple[str, bool] | None
+    # The username as read from the database (from_db), to tell a rename from any other save.
+    _loaded_username: str | None = None
 
     class Meta:
         constraints = [
@@ -44,17 +57,47 @@ class User(AbstractUser):
     def __str__(self) -> str:
         return self.username
 
+    def clean(self) -> None:
+        super().clean()
+        if self.username and lookalike_taken(self.username, exclude_pk=self.pk):
+            raise ValidationError({"username": LOOKALIKE_MESSAGE}, code="lookalike")
+
     def save(self, *args, **kwargs) -> None:
+        # Decided before anything reads self.username: a name deferred by .only() and
+        # never touched is no rename, and must not give a legacy account its skeleton.
+        renamed = self._state.adding or (
+            "username" in self.__dict__ and self.username != self._loaded_username
+        )
         self.username_key = name_key(self.username)
+        if renamed:
+            self.username_skeleton = name_skeleton(self.username)
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "username" in update_fields:
-            kwargs["update_fields"] = {*update_fields, "username_key"}
+            kwargs["update_fields"] = {*update_fields, "username_key", "username_skeleton"}
         super().save(*args, **kwargs)
+        self._loaded_username = self.username
 
     def get_absolute_url(self) -> str:
         from django.urls import reverse
 
         return reverse("accounts:profile", args=[self.username])
+
+    @classmethod
+    def from_db(cls, *args: Any, **kwargs: Any) -> User:
+        user = super().from_db(*args, **kwargs)
+        user._loaded_username = user.__dict__.get("username")
+        return user
+
+
+LOOKALIKE_MESSAGE = _("This name looks too much like another player's name. Please choose another.")
+
+
+def lookalike_taken(name: str, *, exclude_pk: int | None = None) -> bool:
+    """Whether another player's name has the same skeleton as ``name``."""
+    others = User.objects.filter(username_skeleton=name_skeleton(name))
+    if exclude_pk is not None:
+        others = others.exclude(pk=exclude_pk)
+    return others.exists()
 
 
 class Preferences(models.Model):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from allauth.account.signals import user_signed_up
+from allauth.account.adapter import get_adapter
+from allauth.account.signals import password_reset, user_signed_up
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.signals import user_logged_out
@@ -13,6 +14,7 @@ from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 
 from accounts.models import Preferences, User
+from accounts.services import logins
 from accounts.services.preferences import GUEST_FIELDS, SESSION_KEY, clean_preferences
 from config.websocket import auth_group
 
@@ -25,6 +27,14 @@ def keep_guest_preferences(sender: Any, request: Any, user: Any, **kwargs: Any) 
         return
     values = clean_preferences(stored)
     Preferences.objects.update_or_create(user=user, defaults={name: values[name] for name in GUEST_FIELDS})
+
+
+@receiver(password_reset, dispatch_uid="accounts_reset_address_is_the_owners")
+def trust_the_resetting_address(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    """Whoever followed the link mailed to a verified address is the owner: their
+    address skips the name's log-in delay (accounts/services/logins.py), so a
+    guesser elsewhere cannot keep them out just after they chose a new password."""
+    logins.record_success(login=user.username, ip=get_adapter(request).get_client_ip(request))
 
 
 # --- signing out closes the user's sockets -----------------------------------------

@@ -4,27 +4,143 @@ Names are public and shown next to every game, so they are kept short and free o
 look-alike tricks: letters of any script (with their combining marks, which Hindi
 and Bengali need), digits, and ``_ - .``. Django's own validator rejects the
 combining marks and allows ``@`` and ``+``, so it is replaced here.
+
+Look-alikes (issue #24): the letters of a name come from one script (Unicode's
+Scripts.txt, through confusable-homoglyphs; Japanese, Chinese and Korean mixes as
+UTS #39's "highly restrictive" level allows); no name may share its confusable
+skeleton (``name_skeleton``) with another player's; and the words the site uses
+for its own players (guest, computer, their translations, admin, ...) are refused
+in any case, script or punctuation.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
+from confusable_homoglyphs import categories, confusables
+from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 NAME_MIN_LENGTH = 3
 NAME_MAX_LENGTH = 30
 NAME_PUNCTUATION = "_-."
 
-# Guest names are "Guest 4821"; a registered "Guest_4821" would pass for one.
-_RESERVED = re.compile(r"^(guest[\W_]*\d*|admin|administrator|moderator|system|computer|anonymous)$")
+# Words nobody may use as (a word of) a name, in any language: staff, the site
+# itself, and the labels of its own players ("Guest 4821", "Computer (Hard)"),
+# which _site_labels() adds in every language the site speaks.
+RESERVED_WORDS = ("guest", "computer", "admin", "administrator", "moderator", "system", "anonymous")
+# Scripts that do not count towards a mix: digits and punctuation (COMMON), and
+# combining marks that take the script of their letter (INHERITED).
+_NEUTRAL_SCRIPTS = {"COMMON", "INHERITED"}
+# Writing systems that mix scripts by nature (UTS #39, "highly restrictive").
+_SCRIPT_SETS = (
+    {"LATIN", "HAN", "HIRAGANA", "KATAKANA"},
+    {"LATIN", "HAN", "BOPOMOFO"},
+    {"LATIN", "HAN", "HANGUL"},
+)
+_SEPARATORS = re.compile(r"[_.\-]+")
 
 
 def name_key(name: str) -> str:
     """The form two names are compared in: NFKC, then case-folded (ß = ss, ς = σ)."""
     return unicodedata.normalize("NFKC", name).casefold()
+
+
+@functools.cache
+def _prototypes() -> dict[str, str]:
+    """Each confusable character's prototype, from Unicode's confusables.txt (UTS #39).
+
+    confusable-homoglyphs keeps that file's pairs in both directions (source ->
+    prototype and back), so each prototype is the member of its group with several
+    partners; a group of two keeps the longer (a multi-letter prototype like "rn"
+    for "m"), else the smaller string. Either way both members map to one string,
+    which is all a comparison of skeletons needs.
+    """
+    pairs = {
+        key.strip("\u200e"): [entry["c"].strip("\u200e") for entry in entries]
+        for key, entries in confusables.confusables_data.items()
+    }
+    result = {}
+    for char, partners in pairs.items():
+        if len(char) != 1 or len(partners) != 1:
+            continue  # a prototype (several partners) maps to itself
+        partner = partners[0]
+        if (
+            len(pairs.get(partner, ())) > 1
+            or len(partner) > len(char)
+            or (len(partner) == len(char) and partner < char)
+        ):
+            result[char] = partner
+    return result
+
+
+def name_skeleton(name: str) -> str:
+    """What a name looks like: two names with one skeleton pass for each other.
+
+    UTS #39's skeleton (NFD, each character to its prototype: Cyrillic "р" to "p",
+    "0" to "O", "I" to "l"), then case-folded and repeated until nothing changes
+    ("0" -> "O" -> "o"), without the separators ("a.lice" looks like "alice").
+    """
+    prototypes = _prototypes()
+    text = unicodedata.normalize("NFKC", name)
+    for _round in range(5):
+        mapped = "".join(prototypes.get(char, char) for char in unicodedata.normalize("NFD", text))
+        folded = unicodedata.normalize("NFD", mapped).casefold()
+        if folded == text:
+            break
+        text = folded
+    return _SEPARATORS.sub("", text)
+
+
+def _label_words(label: str) -> str:
+    """ "Guest %(number)s" -> "Guest", "Υπολογιστής (%(level)s)" -> "Υπολογιστής"."""
+    return re.sub(r"%\(\w+\)s|[\s()]", "", label)
+
+
+@functools.cache
+def _site_labels() -> tuple[frozenset[str], frozenset[str]]:
+    """(reserved skeletons, level skeletons), the site's labels in every language it speaks."""
+    reserved = {name_skeleton(word) for word in RESERVED_WORDS}
+    levels = {"easy", "medium", "hard"}
+    for code, _language in settings.LANGUAGES:
+        with translation.override(code):
+            # The msgids of accounts.guests.guest_label and games.models' computer label.
+            reserved.add(name_skeleton(_label_words(translation.gettext("Guest %(number)s"))))
+            reserved.add(name_skeleton(_label_words(translation.gettext("Computer (%(level)s)"))))
+            levels.update(translation.gettext(level) for level in ("Easy", "Medium", "Hard"))
+    return frozenset(reserved), frozenset(name_skeleton(level) for level in levels)
+
+
+def _strip_number(word: str) -> str:
+    """ "Guest4821" -> "Guest": a label followed by digits is still the label."""
+    return word.rstrip("0123456789") if word.isascii() else re.sub(r"\d+$", "", word)
+
+
+def is_reserved(name: str) -> bool:
+    """Whether ``name`` reads as one of the site's own words ("Computer-Hard", "c0mputer", "Guest_4821")."""
+    reserved, levels = _site_labels()
+    words = [_strip_number(word) for word in _SEPARATORS.split(unicodedata.normalize("NFKC", name))]
+    if any(word and name_skeleton(word) in reserved for word in words):
+        return True
+    whole = name_skeleton(_strip_number("".join(words)))
+    return any(
+        whole.startswith(word) and (whole[len(word) :] in levels or not whole[len(word) :])
+        for word in reserved
+    )
+
+
+def scripts_of(name: str) -> set[str]:
+    """The scripts of a name's letters (digits, punctuation and marks count for none)."""
+    return categories.unique_aliases(name) - _NEUTRAL_SCRIPTS
+
+
+def is_mixed_script(name: str) -> bool:
+    scripts = scripts_of(name)
+    return len(scripts) > 1 and not any(scripts <= allowed for allowed in _SCRIPT_SETS)
 
 
 def validate_player_name(value: str) -> None:
@@ -52,5 +168,9 @@ def validate_player_name(value: str) -> None:
             )
     if not has_base:
         raise ValidationError(_("A name needs at least one letter or digit."), code="no_letters")
-    if _RESERVED.match(name_key(value)):
+    if is_mixed_script(value):
+        raise ValidationError(
+            _("Use the letters of one alphabet in a name, not a mix of alphabets."), code="mixed_script"
+        )
+    if is_reserved(value):
         raise ValidationError(_("This name is reserved. Please choose another."), code="reserved")

@@ -20,6 +20,7 @@ from accounts.services import blocks
 from accounts.services import messages as msgs
 from accounts.services.preferences import get_preferences, save_preferences
 from accounts.services.profiles import find_player, profile_update
+from accounts.services.recovery import recovery_addresses
 
 PAGE_SIZE = 30
 
@@ -113,7 +114,11 @@ def settings_view(request: HttpRequest) -> HttpResponse:
     else:
         form = SettingsForm(initial=get_preferences(request), registered=registered)
     user = request.user
-    context = {"form": form, "blacklist": blocks.blacklist(user) if user.is_authenticated else []}
+    context = {
+        "form": form,
+        "blacklist": blocks.blacklist(user) if user.is_authenticated else [],
+        "email_addresses": recovery_addresses(user) if user.is_authenticated else [],
+    }
     return render(request, "accounts/settings.html", context)
 
 

@@ -90,4 +90,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    from games.ai import warm_up
+
+    warm_up()  # choose_move searches compiled only once a game's core is loaded (compiles it if need be)
     main()

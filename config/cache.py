@@ -17,10 +17,14 @@ reads on an asyncio Redis client instead (one per event loop and server, see
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from typing import Any
 
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+
+logger = logging.getLogger(__name__)
 
 _clients: dict[tuple, RedisCacheClient] = {}
 _lock = threading.Lock()
@@ -96,3 +100,52 @@ class SharedRedisCache(RedisCache):
         server = self._servers[client._get_connection_pool_index(write=False)]  # type: ignore[attr-defined]
         value = await async_redis(server).get(key)
         return default if value is None else client._serializer.loads(value)  # type: ignore[attr-defined]
+
+
+def _unreachable() -> tuple[type[BaseException], ...]:
+    import redis.exceptions
+
+    return (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+
+
+class SessionRedisCache(SharedRedisCache):
+    """The sessions' cache: an unreachable Redis is a miss, so ``cached_db`` reads the database.
+
+    Django's ``cached_db`` falls back to the database when a read fails, but then
+    writes the session back to the cache unprotected, and asks the cache first
+    whether a new key exists: a process without Redis answered every page with a
+    500. Here reads miss and writes are skipped (logged) while Redis is out of
+    reach; the database holds every session anyway. Deletes still fail: a logout
+    whose cached copy could not be removed would come back to life with Redis,
+    so it must not look done (the page says 503, try again).
+    """
+
+    def _warn(self, what: str, exc: BaseException) -> None:
+        logger.warning("session cache %s skipped, Redis unreachable: %s", what, exc)
+
+    def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
+        try:
+            return super().get(key, default, version)
+        except _unreachable() as exc:
+            self._warn("read", exc)
+            return default
+
+    async def aget(self, key: Any, default: Any = None, version: int | None = None) -> Any:
+        try:
+            return await super().aget(key, default, version)
+        except _unreachable() as exc:
+            self._warn("read", exc)
+            return default
+
+    def has_key(self, key: Any, version: int | None = None) -> bool:
+        try:
+            return super().has_key(key, version)
+        except _unreachable() as exc:
+            self._warn("read", exc)
+            return False
+
+    def set(self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None) -> None:
+        try:
+            super().set(key, value, timeout, version)
+        except _unreachable() as exc:
+            self._warn("write", exc)

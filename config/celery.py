@@ -22,9 +22,46 @@ def ping_channel(channel_name: str, text: str) -> None:
     async_to_sync(get_channel_layer().send)(channel_name, {"type": "worker.pong", "text": text})
 
 
-@signals.worker_init.connect
-def _warm_up_computer_players(**_kwargs: object) -> None:
-    """Load the compiled search cores before the first computer move (pool children inherit them)."""
-    from games.ai import warm_up
+# The compiled search cores never hold a worker up (games/ai/preload.py): it consumes its queues
+# at once, a child process compiles (or finds in numba's cache) one game's core after another,
+# and each process that runs tasks loads a game's core on a background thread once it is on disk.
+# Until then that game's computer plays its pure-Python search (games.ai.choose_move).
 
-    warm_up()
+
+@signals.worker_init.connect
+def _prepare_computer_players(**_kwargs: object) -> None:
+    """The per-game "on disk" events, made before the pool forks (the children share them)."""
+    from games.ai import preload
+
+    preload.prepare_compiler()
+
+
+@signals.worker_process_init.connect
+def _load_computer_players(**_kwargs: object) -> None:
+    """A prefork child: load each compiled core on a background thread as it becomes ready."""
+    from games.ai import preload
+
+    preload.load_in_background()
+
+
+@signals.worker_ready.connect
+def _compile_computer_players(sender: object = None, **_kwargs: object) -> None:
+    """Consuming: now start the compiling child (started earlier it slowed the worker's own start).
+
+    The solo and thread pools run tasks in this main process (the thread pool sends no
+    worker_process_init; the solo pool does, and loading starts only once either way).
+    """
+    from celery.concurrency.prefork import TaskPool
+
+    from games.ai import preload
+
+    preload.start_compiler()
+    if not isinstance(getattr(sender, "pool", None), TaskPool):
+        preload.load_in_background()
+
+
+@signals.worker_shutdown.connect
+def _stop_compiling(**_kwargs: object) -> None:
+    from games.ai import preload
+
+    preload.stop_compiler()

@@ -25,8 +25,12 @@ import os
 import signal
 import sys
 
+from autobahn.websocket import ConnectionDeny
 from daphne.cli import CommandLineInterface
 from daphne.server import Server
+from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
+
+from config.unavailable import CLOSE_UNAVAILABLE
 
 logger = logging.getLogger("daphne.drain")
 
@@ -167,6 +171,28 @@ class DrainingServer(Server):
         check()
 
 
+class UnavailableRefusingWebSocketProtocol(WebSocketProtocol):
+    """daphne's websocket protocol, but a refusal with ``CLOSE_UNAVAILABLE`` is an HTTP 503.
+
+    daphne answers every handshake the application refuses with 403, which nginx
+    passes on; a 503 it retries on another daphne (``proxy_next_upstream http_503``)
+    and counts against this one. ``config.unavailable`` refuses with that code when
+    Redis is out of reach. Mirrors daphne 4's ``serverReject`` (pinned in pyproject).
+    """
+
+    def handle_reply(self, message: dict) -> None:
+        if (
+            message.get("type") == "websocket.close"
+            and message.get("code") == CLOSE_UNAVAILABLE
+            and self.state == self.STATE_CONNECTING
+        ):
+            self.handshake_deferred.errback(ConnectionDeny(code=503, reason="Service Unavailable"))
+            del self.handshake_deferred
+            self.server.protocol_disconnected(self)
+            return
+        super().handle_reply(message)
+
+
 class DrainingCommandLineInterface(CommandLineInterface):
     server_class = DrainingServer
 
@@ -179,6 +205,7 @@ def main(argv: list[str] | None = None) -> None:
     if ours.drain_seconds < 0:
         raise SystemExit("--drain-seconds must be 0 or more")
     DrainingServer.drain_seconds = ours.drain_seconds
+    WebSocketFactory.protocol = UnavailableRefusingWebSocketProtocol
     DrainingCommandLineInterface().run(rest)
 
 

@@ -12,9 +12,11 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import dj_database_url
+import dj_email_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
@@ -315,13 +317,84 @@ LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 ACCOUNT_LOGIN_METHODS = {"username"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "password1*", "password2*"]
-ACCOUNT_EMAIL_VERIFICATION = "none"
 ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_PRESERVE_USERNAME_CASING = True
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_LOGOUT_ON_GET = False
-ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
-EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+# Failed log-ins (accounts/services/logins.py): per client address, and per name
+# *and* address ("key": the adapter puts the address in it; allauth's own key is
+# the name alone, which let anybody lock a player out). A guesser spread over
+# many addresses meets the name's growing delay instead.
+ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,100/h/ip,5/5m/key"}
+# Behind nginx (deploy/), the client's address is the one X-Forwarded-For entry
+# nginx sets; without a proxy that header is the client's own word and ignored.
+ALLAUTH_TRUSTED_PROXY_COUNT = 1 if env_bool("DJANGO_BEHIND_PROXY", default=False) else 0
+# E-mail is optional and only for recovery: an address counts once verified
+# through the link mailed to it, belongs to one account (allauth refuses to verify
+# an address another account has verified), and a password reset mails verified
+# addresses only (accounts/forms.py), saying the same whether or not one exists.
+ACCOUNT_EMAIL_VERIFICATION = "optional"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_PREVENT_ENUMERATION = True
+# No "you have no account" mail to strangers' addresses: sign-up needs no e-mail here.
+ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Five Boards] "
+# Both links last three days and work once; the mails say so (templates/account/email/).
+ACCOUNT_EMAIL_CONFIRMATION_EXPIRE_DAYS = 3
+PASSWORD_RESET_TIMEOUT = 3 * 24 * 3600
+ACCOUNT_FORMS = {
+    "add_email": "accounts.forms.RecoveryAddEmailForm",
+    "reset_password": "accounts.forms.RecoveryResetPasswordForm",
+}
+
+
+def email_settings(url: str, *, debug: bool) -> dict[str, Any]:
+    """Django's EMAIL_* settings from one ``EMAIL_URL`` (dj-email-url's schemes).
+
+    Without a URL, debug prints mails to the console and production sends none
+    (``ACCOUNTS_MAIL_ENABLED`` off: recovery says it is not set up). Outside debug
+    only SMTP is accepted, since the other backends put the mails, and the reset
+    and verification links in them, into logs or files.
+    """
+    if not url:
+        backend = "console" if debug else "dummy"
+        return {
+            "EMAIL_BACKEND": f"django.core.mail.backends.{backend}.EmailBackend",
+            "ACCOUNTS_MAIL_ENABLED": debug,
+        }
+    config = dj_email_url.parse(url)
+    if "EMAIL_BACKEND" not in config:
+        raise ImproperlyConfigured(
+            f"EMAIL_URL: unknown scheme {urlsplit(url).scheme!r} (use smtp:// or submission://)"
+        )
+    if not debug and config["EMAIL_BACKEND"] != "django.core.mail.backends.smtp.EmailBackend":
+        raise ImproperlyConfigured(
+            "EMAIL_URL must be smtp://, submission:// or smtps:// unless DJANGO_DEBUG is on: "
+            "other backends write the mails, with their reset links, to logs or files"
+        )
+    # A mail server that stops answering must not hold a request thread for ever.
+    config["EMAIL_TIMEOUT"] = config.get("EMAIL_TIMEOUT") or 10
+    config["ACCOUNTS_MAIL_ENABLED"] = True
+    return config
+
+
+_email = email_settings(os.getenv("EMAIL_URL", ""), debug=DEBUG)
+EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+ACCOUNTS_MAIL_ENABLED: bool = _email["ACCOUNTS_MAIL_ENABLED"]
+EMAIL_HOST = _email.get("EMAIL_HOST") or "localhost"
+EMAIL_PORT = _email.get("EMAIL_PORT") or 25
+EMAIL_HOST_USER = _email.get("EMAIL_HOST_USER") or ""
+EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD") or ""
+EMAIL_USE_TLS = _email.get("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = _email.get("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = _email.get("EMAIL_TIMEOUT")
+DEFAULT_FROM_EMAIL = (
+    os.getenv("DEFAULT_FROM_EMAIL") or _email.get("DEFAULT_FROM_EMAIL") or "webmaster@localhost"
+)
+if ACCOUNTS_MAIL_ENABLED and not DEBUG and DEFAULT_FROM_EMAIL == "webmaster@localhost":
+    raise ImproperlyConfigured(
+        "EMAIL_URL is set: set DEFAULT_FROM_EMAIL too (the sender of the site's mails)"
+    )
 
 # --- I18n ------------------------------------------------------------------
 LANGUAGE_CODE = "en"
@@ -369,6 +442,19 @@ WS_RATE_SECONDS = env_int("WS_RATE_SECONDS", 20)
 # e.g. for a load test whose thousands of clients share one address).
 WS_OPENS_PER_ADDRESS = env_int("WS_OPENS_PER_ADDRESS", 60)
 WS_OPENS_SECONDS = env_int("WS_OPENS_SECONDS", 10)
+
+# --- Presence, and a process that loses Redis (games/presence.py, docs/operations.md) ---
+# A player is online while a live daphne process holds a socket of theirs; a
+# process is live while its heartbeat (sent every third of this) is younger than
+# this, so a killed process's players are announced offline within about 4/3 of it.
+PRESENCE_TTL_SECONDS = env_int("PRESENCE_TTL_SECONDS", 45)
+if PRESENCE_TTL_SECONDS < 1:
+    raise ImproperlyConfigured(f"PRESENCE_TTL_SECONDS must be 1 or more, not {PRESENCE_TTL_SECONDS}")
+if REDIS_URL:
+    # Sessions go through a cache that takes an unreachable Redis for a miss, so a
+    # daphne that lost Redis still reads them from the database (config/cache.py).
+    CACHES["sessions"] = {"BACKEND": "config.cache.SessionRedisCache", "LOCATION": REDIS_URL}
+    SESSION_CACHE_ALIAS = "sessions"
 
 LOGGING = {
     "version": 1,

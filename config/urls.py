@@ -22,6 +22,10 @@ def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
     return HttpResponsePermanentRedirect(static("favicon.svg"))
 
 
+# An unreachable Redis or broker is a 503 ("try again", and nginx tries another
+# daphne), never a 500 traceback page (config/unavailable.py).
+handler500 = "config.unavailable.server_error_or_unavailable"
+
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("favicon.ico", favicon),

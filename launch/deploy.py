@@ -304,6 +304,13 @@ class Layout:
         self.stopping = False
         self.env: dict[str, str] = {}
         self.url = ""
+        # systemd's drop-ins (``systemctl edit fiveboards-daphne@8001``): NAME=value lines in
+        # env.d/<process name>.env are added to that one process's environment at its next start.
+        self.env_dir = self.dir / "env.d"
+
+    def env_for(self, process: Process) -> dict[str, str]:
+        drop_in = self.env_dir / f"{process.name}.env"
+        return {**self.env, **read_env_template(drop_in)} if drop_in.exists() else self.env
 
     # layout.json: what tests through the layout need (URL, daphne pids and ports).
     def write_state(self) -> None:
@@ -316,6 +323,7 @@ class Layout:
             ],
             "processes": {p.name: p.popen.pid for p in self.processes if p.popen is not None},
             "logs": str(self.dir / "logs"),
+            "env_dir": str(self.env_dir),
         }
         tmp = self.dir / "layout.json.tmp"
         tmp.write_text(json.dumps(state, indent=2))
@@ -336,6 +344,9 @@ class Layout:
             DJANGO_STATIC_ROOT=str(self.dir / "static"),
             DJANGO_MEDIA_ROOT=str(self.dir / "media"),
             DJANGO_VAR_DIR=str(self.dir / "state"),
+            # The checkout's own cache, as a release's install step leaves it (compile_cores
+            # below): warm after `make setup`, so the layout's workers load and never compile.
+            NUMBA_CACHE_DIR=os.environ.get("NUMBA_CACHE_DIR", str(BASE_DIR / "var" / "numba-cache")),
             DATABASE_URL=database_url,
             REDIS_URL=self.args.redis,
             PYTHONUNBUFFERED="1",
@@ -358,7 +369,11 @@ class Layout:
         manage = [PYTHON, "manage.py"]
         subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], cwd=BASE_DIR, env=env, check=True)
         subprocess.run([*manage, "collectstatic", "--noinput", "-v", "0"], cwd=BASE_DIR, env=env, check=True)
-        say("migrated, static files collected")
+        # As the release steps do (docs/deploy.md): the computer players' machine code first.
+        subprocess.run(
+            [*manage, "compile_cores"], cwd=BASE_DIR, env=env, check=True, stdout=subprocess.DEVNULL
+        )
+        say("migrated, static files collected, computer players compiled")
 
         logs = self.dir / "logs"
         logs.mkdir()
@@ -374,8 +389,9 @@ class Layout:
             argv = unit_command(units[name].exec_start, state_dir=state, hostname=hostname)
             self.processes.append(Process(name.removeprefix("fiveboards-"), argv, logs / f"{name}.log"))
         (state / "fiveboards").mkdir()  # the units' StateDirectory= (beat's schedule)
+        self.env_dir.mkdir()
         for process in self.processes:
-            process.start(env)
+            process.start(self.env_for(process))
         for process in self.processes:
             if process.port is not None:
                 wait_for_port(process.port, proc=process.popen, timeout=60)
@@ -443,7 +459,7 @@ class Layout:
             say(f"{process.name} (pid {process.popen.pid}) exited with {code}; starting it again in 1 s")
             time.sleep(1)
             process.restarts += 1
-            process.start(self.env)
+            process.start(self.env_for(process))
             changed = True
         if changed:
             self.write_state()

@@ -138,10 +138,12 @@ class Services:
         self.worker = None
 
     def start_daphne(
-        self, database_url: str, *options: str, port: int | None = None
+        self, database_url: str, *options: str, port: int | None = None, env: dict[str, str] | None = None
     ) -> tuple[subprocess.Popen, int]:
+        """A daphne process; ``env``: more environment variables (e.g. a short PRESENCE_TTL_SECONDS)."""
         port = port or free_port()
-        proc = self._spawn(daphne_command("127.0.0.1", port, *options), self.env(database_url), "daphne")
+        environment = {**self.env(database_url), **(env or {})}
+        proc = self._spawn(daphne_command("127.0.0.1", port, *options), environment, "daphne")
         DAPHNES.append(proc)
         wait_for_port(port, proc=proc, timeout=30)
         return proc, port

@@ -10,19 +10,46 @@ quarter of ``DEFAULT_BUDGET``: the compiled search sees more in less time);
 
 The compiled cores (numba, ``games/ai/_*_fast.py``) are optional: without numba,
 or with ``GAMES_AI_PURE_PYTHON=1``, every game plays its pure-Python search at
-``DEFAULT_BUDGET``. ``warm_up()`` loads (or, the first time on a machine,
-compiles) them; a worker calls it at start so its first move is not slow.
+``DEFAULT_BUDGET``. A game's core is used only once it is *ready*: loaded in
+this process by ``warm_up()`` (which compiles it first when numba's on-disk
+cache does not hold it yet). Until then ``choose_move`` plays that game's
+pure-Python search at ``DEFAULT_BUDGET``, so a move never waits for a compile.
+Workers fill the cache in a child process and load the cores on a background
+thread (``games.ai.preload``); ``python -m games.ai.precompile`` (or
+``manage.py compile_cores``) fills it ahead of time.
 """
 
 from __future__ import annotations
 
 import gc
 import importlib
+import os
 import random
 import time
+from collections.abc import Iterable
+from pathlib import Path
 from typing import Any, Literal
 
+from games.ai import _cores
+from games.ai._cores import pure_python
 from games.engines.base import Engine, IllegalMove
+
+
+def default_numba_cache_dir() -> Path:
+    """``var/numba-cache`` of this checkout, or under ``DJANGO_VAR_DIR`` (config/settings.py's VAR_DIR rule).
+
+    Not Django's setting itself: games.ai imports no Django, and benchmarks load the cores without it.
+    """
+    var_dir = os.environ.get("DJANGO_VAR_DIR") or Path(__file__).resolve().parents[2] / "var"
+    return Path(var_dir) / "numba-cache"
+
+
+# numba reads NUMBA_CACHE_DIR once, when it is first imported, and only the cores import it.
+# Every core is a submodule of this package, so this line runs before any of them: in Django
+# processes, in ``python -m games.ai.precompile`` and in the benchmarks alike. Without it numba
+# writes next to the sources (per checkout, lost with every new release directory) or, when
+# those are read-only, under ~/.cache (hidden by the units' ProtectHome=yes).
+os.environ.setdefault("NUMBA_CACHE_DIR", str(default_numba_cache_dir()))
 
 Level = Literal["random", "easy", "medium", "hard"]
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
@@ -34,40 +61,76 @@ DEFAULT_BUDGET: dict[str, float] = {"random": 0.0, "easy": 0.05, "medium": 0.25,
 COMPILED_BUDGET: dict[str, float] = {level: seconds / 4 for level, seconds in DEFAULT_BUDGET.items()}
 MAX_BUDGET = 2.0
 # Games with a compiled core, by slug: the module that has ``compiled_core()``.
-_COMPILED_GAMES = ("reversi", "ataxx", "ultimate_ttt", "quantum_ttt", "four_tac_toe")
+COMPILED_GAMES: tuple[str, ...] = ("reversi", "ataxx", "ultimate_ttt", "quantum_ttt", "four_tac_toe")
+# Slugs whose core this process has loaded (``warm_up``): only these search compiled.
+# Added to from a loader thread; a set's add is atomic, and a game read as not ready
+# just plays one more move in pure Python.
+_ready: set[str] = set()
+
+
+def core_ready(slug: str) -> bool:
+    """Whether ``slug``'s compiled core is loaded in this process (its computer then searches compiled)."""
+    return slug in _ready
 
 
 def budget_for(slug: str, level: str) -> float:
     """Default seconds per move for ``level`` in the game ``slug`` (compiled or pure-Python search)."""
     if level not in DEFAULT_BUDGET:
         raise ValueError(f"unknown level {level!r}; choose from random, easy, medium, hard")
-    module = importlib.import_module(f"games.ai.{slug}")
-    compiled = getattr(module, "compiled_core", None)
-    if compiled is not None and compiled() is not None:
-        return COMPILED_BUDGET[level]
+    # Checked before touching the core: importing it (numba with it) takes a second.
+    if slug in _ready:
+        module = importlib.import_module(f"games.ai.{slug}")
+        if module.compiled_core() is not None:
+            return COMPILED_BUDGET[level]
     return DEFAULT_BUDGET[level]
 
 
-def warm_up() -> dict[str, float]:
-    """Load (or compile, the first time on a machine) every compiled core; seconds taken per game.
+def warm_up_game(slug: str) -> float | None:
+    """Load ``slug``'s compiled core on this thread (compiling it if numba's cache lacks it) and mark
+    it ready; seconds taken, or None when it has no core here (numba missing or turned off)."""
+    if slug not in COMPILED_GAMES:
+        raise ValueError(f"{slug!r} has no compiled core; choose from {', '.join(COMPILED_GAMES)}")
+    started = time.perf_counter()
+    module = importlib.import_module(f"games.ai.{slug}")
+    with _cores.loading():
+        core = module.compiled_core()
+        if core is None:
+            return None
+        module.warm_up()  # runs every compiled function once: what a move will call is in memory
+    _cores.loaded.add(core.__name__.rpartition(".")[2])
+    _ready.add(slug)
+    return time.perf_counter() - started
 
-    Cheap once numba's on-disk cache holds the machine code (well under a second in all);
-    a few seconds per game on a fresh machine. Does nothing without numba. Then freezes
-    the objects alive (``gc.freeze``), so that later garbage collections stay short.
+
+def freeze_long_lived_objects(*, collect: bool = True) -> None:
+    """Move everything alive out of the garbage collector's sight (after loading the cores).
+
+    Loading numba leaves some 100,000 long-lived objects; every full garbage collection
+    would walk them again (about 40 ms, in the middle of somebody's timed search).
+    ``collect=False`` skips the full collection first: it holds the GIL for about half a
+    second with the cores loaded, and finds only a few dozen unreachable objects then
+    (measured), so a process serving moves meanwhile freezes those few instead.
+    """
+    if collect:
+        gc.collect()
+    gc.freeze()
+
+
+def warm_up(games: Iterable[str] = COMPILED_GAMES) -> dict[str, float]:
+    """Load (or compile, the first time on a machine) the compiled cores, here and now; seconds per game.
+
+    Well under a second per game once numba's on-disk cache holds the machine code; 5-12 s
+    per game to compile. Does nothing without numba. Then freezes the objects alive
+    (``gc.freeze``), so that later garbage collections stay short. For tests, benchmarks and
+    commands: a worker must not wait for this (``games.ai.preload`` does it off its task thread).
     """
     taken = {}
-    for slug in _COMPILED_GAMES:
-        started = time.perf_counter()
-        module = importlib.import_module(f"games.ai.{slug}")
-        if module.compiled_core() is not None:
-            module.warm_up()
-            taken[slug] = time.perf_counter() - started
+    for slug in games:
+        seconds = warm_up_game(slug)
+        if seconds is not None:
+            taken[slug] = seconds
     if taken:
-        # Loading numba leaves some 100,000 long-lived objects; every full garbage collection
-        # would walk them again (about 40 ms, in the middle of somebody's timed search). Move
-        # everything alive now out of the collector's sight.
-        gc.collect()
-        gc.freeze()
+        freeze_long_lived_objects()
     return taken
 
 
@@ -83,6 +146,8 @@ def choose_move(
 
     The same ``seed`` gives the same move for the same position (as long as a
     search does not stop on the clock mid-way, which only the slowest levels do).
+    A game whose core is not ready (``core_ready``) plays its pure-Python search
+    at ``DEFAULT_BUDGET``: this never compiles anything.
     """
     if level not in DEFAULT_BUDGET:
         raise ValueError(f"unknown level {level!r}; choose from random, easy, medium, hard")
@@ -97,6 +162,12 @@ def choose_move(
     budget = min(budget_for(engine.slug, level) if time_budget is None else time_budget, MAX_BUDGET)
     deadline = time.perf_counter() + budget
     module = importlib.import_module(f"games.ai.{engine.slug}")
-    move: str = module.choose(engine, state, level, rng, deadline)
+    move: str
+    if engine.slug in _ready:
+        move = module.choose(engine, state, level, rng, deadline)
+    else:
+        # The core is not loaded (or not compiled) yet: calling it would compile on this thread.
+        with pure_python():
+            move = module.choose(engine, state, level, rng, deadline)
     assert move in moves, f"{engine.slug} AI returned an illegal move {move!r}"
     return move

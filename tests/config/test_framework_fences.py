@@ -81,6 +81,17 @@ def test_daphne_still_has_what_the_draining_server_overrides():
     assert {"gotLength", "handleContentChunk"} <= members(WebRequest)
 
 
+def test_daphne_s_websocket_factory_still_builds_the_protocol_we_replace():
+    from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
+
+    # config/daphne_server.py sets WebSocketFactory.protocol to our subclass, which
+    # answers a refusal for a lost Redis with 503 instead of daphne's 403.
+    assert "protocol" in vars(WebSocketFactory) and issubclass(WebSocketFactory.protocol, WebSocketProtocol)
+    assert {"onConnect", "serverReject", "handle_reply"} <= members(WebSocketProtocol)
+    reject = inspect.getsource(WebSocketProtocol.serverReject)
+    assert "handshake_deferred.errback" in reject and "protocol_disconnected" in reject
+
+
 def test_twisted_s_asyncio_reactor_still_exposes_its_event_loop():
     from twisted.internet import asyncioreactor
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import http.client
+import json
 import os
 import re
 import signal
@@ -179,6 +180,70 @@ def test_a_forged_x_forwarded_proto_is_replaced_by_nginx(layout, user_factory):
     assert direct.startswith("https://")
 
 
+def wait_for_new_daphne(port: int, old_pid: int, *, healthy: int, timeout: float = 30) -> int:
+    """The check restarted daphne on ``port``: its new pid, once /healthz answers ``healthy``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        entry = next(d for d in read_layout()["daphne"] if d["port"] == port)
+        if entry["pid"] != old_pid:
+            try:
+                if request("GET", "/healthz", port=port)[0] == healthy:
+                    return entry["pid"]
+            except OSError:
+                pass
+        time.sleep(0.3)
+    raise AssertionError(f"daphne on {port} did not come back answering {healthy} in {timeout} s")
+
+
+def test_a_daphne_that_lost_redis_gets_no_sockets_nginx_sends_them_to_the_other(layout, two_players):
+    """One daphne pointed at a dead Redis: pages still answer, and nginx moves every socket on.
+
+    Before, its handshakes failed with 500, and least_conn sent it every new socket
+    (it never kept one open). Its 503 handshakes are now retried on the other daphne.
+    """
+    from launch.processes import free_port
+
+    game_id, _, _ = two_players
+    victim, other = layout["daphne"]
+    drop_in = Path(layout["env_dir"]) / f"daphne-{victim['port']}.env"
+    drop_in.write_text(f"REDIS_URL=redis://127.0.0.1:{free_port()}/0\n")  # nothing listens there
+    restarted = victim["pid"]
+    try:
+        os.kill(victim["pid"], signal.SIGTERM)  # the check starts it again, with the drop-in
+        restarted = wait_for_new_daphne(victim["port"], victim["pid"], healthy=503)
+        time.sleep(6)  # nginx's mark on the restarted process (fail_timeout) runs out first
+
+        async def spectators(count: int) -> list[str]:
+            from websockets.asyncio.client import connect
+
+            url = site_ws_url(f"/ws/game/{game_id}/")
+            sockets = []
+            try:
+                for _ in range(count):
+                    ws = await connect(url, origin=EXTERNAL_SITE, open_timeout=10)
+                    sockets.append(ws)
+                    await asyncio.sleep(0.2)  # nginx sees each one open before the next
+                firsts = [json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] for ws in sockets]
+                counts["victim"] = established_sockets(victim["port"])
+                counts["other"] = established_sockets(other["port"])
+                return firsts
+            finally:
+                for ws in sockets:
+                    await ws.close()
+
+        counts: dict[str, int] = {}
+        pages = [request("GET", path)[0] for path in ("/", f"/play/{game_id}/", "/rankings/") * 2]
+        firsts = asyncio.run(spectators(6))
+        assert pages == [200] * 6, "every page answers, whichever daphne serves it"
+        assert firsts == ["state"] * 6, "every socket opened, through nginx"
+        assert counts["victim"] == 0 and counts["other"] >= 6, f"all on the healthy daphne: {counts}"
+    finally:
+        drop_in.unlink()
+        os.kill(restarted, signal.SIGTERM)
+        wait_for_restart(victim["port"], restarted)
+        time.sleep(6)  # let nginx's marks run out before the next test
+
+
 # --- daphne processes stopping mid-game (these run last) -----------------------------
 
 
@@ -233,7 +298,9 @@ def test_a_stopped_daphne_drains_and_its_players_continue_on_the_other(layout, c
         victim_, other_, sockets_ = busiest_daphne(read_layout())
         assert sockets_ >= 1, "a player's socket is open on one of the daphne processes"
         # A socket of our own straight to that process, to see the close code it gets.
-        probe = await connect(f"ws://127.0.0.1:{victim_['port']}/ws/notify/", origin=EXTERNAL_SITE)
+        # Straight to daphne, its own address is the page's origin (config/origins.py).
+        direct = f"127.0.0.1:{victim_['port']}"
+        probe = await connect(f"ws://{direct}/ws/notify/", origin=f"http://{direct}")
         reconnects = black.reconnects + white.reconnects
         started = time.monotonic()
         os.kill(victim_["pid"], signal.SIGTERM)

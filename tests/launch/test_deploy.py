@@ -39,6 +39,15 @@ def test_the_site_balances_every_daphne_and_keeps_nginx_variables():
     assert "${" not in text
 
 
+def test_an_idempotent_request_that_a_daphne_answers_503_is_tried_on_the_next():
+    """A daphne without Redis says 503 (config/unavailable.py): nginx must move on, except for /healthz."""
+    text = site()
+    server_level = text[: text.index("location / {")]
+    assert "proxy_next_upstream error timeout http_502 http_503;" in server_level
+    healthz = text[text.index("location = /healthz {") :]
+    assert "proxy_next_upstream error timeout;" in healthz[: healthz.index("}")]
+
+
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [

@@ -19,6 +19,9 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=0)
 
     def handle(self, slug, level_a, level_b, games, seed, **options):
+        from games.ai import warm_up
+
+        warm_up()  # choose_move searches compiled only once a game's core is loaded (compiles it if need be)
         result = play_match(get(slug), level_a, level_b, games=games, seed=seed)
         self.stdout.write(
             f"{slug}: {level_a} v {level_b}, {result.games} games: "

@@ -1,0 +1,106 @@
+"""Fill numba's on-disk cache with every compiled core: ``python -m games.ai.precompile``.
+
+Prints one line per game as it is done, ``<slug> <seconds> s`` (5-12 s a game to
+compile, a fraction of a second when the cache already holds it), and exits 0;
+exits 1 with the reason when the cache directory cannot be written. Without
+numba (or with ``GAMES_AI_PURE_PYTHON=1``) it prints nothing and exits 0.
+
+The cache is ``NUMBA_CACHE_DIR`` (default ``var/numba-cache``, see
+``games/ai/__init__.py``). Its entries are keyed by each source file's full path
+and modification time, so every new release directory needs this once: the
+release steps (docs/deploy.md) run it before the workers restart, and a worker
+runs it in a child process at start (``games.ai.preload``) for whatever is still
+missing. Processes filling one cache take turns (a lock file in it): the second
+then loads what the first compiled instead of compiling it again alongside.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from games.ai import COMPILED_GAMES, warm_up_game
+
+LOCK_NAME = ".compile.lock"
+
+
+class CacheNotWritable(Exception):
+    """NUMBA_CACHE_DIR cannot be created or written by this user."""
+
+
+def cache_dir() -> Path:
+    """The directory numba caches the cores in (``games.ai`` has set the default by now)."""
+    return Path(os.environ["NUMBA_CACHE_DIR"])
+
+
+@contextmanager
+def _turn(directory: Path) -> Iterator[None]:
+    """Hold the cache's lock file (released by the kernel if this process is killed)."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        handle = (directory / LOCK_NAME).open("a")
+    except OSError as error:
+        raise CacheNotWritable(
+            f"NUMBA_CACHE_DIR={directory} cannot be written by this user ({error.strerror}); "
+            "create it for the user the workers run as, or point NUMBA_CACHE_DIR elsewhere"
+        ) from error
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
+def compile_cores(
+    games: tuple[str, ...] = COMPILED_GAMES, report: Callable[[str, float], None] | None = None
+) -> dict[str, float]:
+    """Compile (or load, when cached) each game's core in this process; seconds per game.
+
+    ``report(slug, seconds)`` is called as each game is done. Games without a core here
+    (numba missing or turned off) are left out. Raises CacheNotWritable.
+    """
+    taken: dict[str, float] = {}
+    with _turn(cache_dir()):
+        for slug in games:
+            seconds = warm_up_game(slug)
+            if seconds is None:
+                continue
+            taken[slug] = seconds
+            if report is not None:
+                report(slug, seconds)
+    return taken
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m games.ai.precompile",
+        description="Fill numba's on-disk cache with the compiled cores.",
+    )
+    parser.add_argument("games", nargs="*", metavar="GAME", help=f"only these: {', '.join(COMPILED_GAMES)}")
+    parser.add_argument(
+        "--nice", type=int, default=0, metavar="N", help="lower this process's priority by N first (0-19)"
+    )
+    args = parser.parse_args(argv)
+    if not 0 <= args.nice <= 19:
+        parser.error("--nice is 0 to 19")
+    unknown = [slug for slug in args.games if slug not in COMPILED_GAMES]
+    if unknown:
+        parser.error(f"no compiled core for {', '.join(unknown)}; choose from {', '.join(COMPILED_GAMES)}")
+    os.nice(args.nice)
+
+    def report(slug: str, seconds: float) -> None:
+        print(f"{slug} {seconds:.2f} s", flush=True)  # a worker's reader acts on each line at once
+
+    try:
+        compile_cores(tuple(args.games) or COMPILED_GAMES, report)
+    except CacheNotWritable as error:
+        print(error, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
