@@ -168,7 +168,7 @@ TEMPLATES = [
 
 # --- Database -------------------------------------------------------------
 # Connections are reused between requests and websocket messages: opening one per
-# message capped a process near 80 moves/s in our measurements. PostgreSQL's come
+# message capped a process's moves per second (docs/performance.md). PostgreSQL's come
 # from a pool per process (psycopg-pool): a thread takes one for a request or a
 # websocket command and gives it back at the end. Kept per thread instead
 # (CONN_MAX_AGE), they outlived the threads: daphne runs every HTTP request in a

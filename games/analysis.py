@@ -27,7 +27,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
 from celery import current_app
@@ -43,6 +44,9 @@ from games.ai import analysis as maths
 from games.engines.base import replay
 from games.models import Analysis, Game, PositionEvaluation
 
+if TYPE_CHECKING:
+    from games.services.base import Code  # for the annotation only, like play_from_here's local import
+
 logger = logging.getLogger(__name__)
 
 ANALYSIS_QUEUE = "analysis"  # its own queue: live games never wait behind an analysis
@@ -56,9 +60,25 @@ def group_name(game_id: int) -> str:
     return f"analysis.{game_id}"
 
 
+class Refusal(StrEnum):
+    """Why an analysis or an evaluation was refused: the ``code`` of the JSON answer."""
+
+    NOT_FOUND = "not_found"
+    NOT_FINISHED = "not_finished"
+    NO_IDENTITY = "no_identity"
+    BUSY = "busy"  # this requester's own request is still under way
+    GUESTS_BUSY = "guests_busy"  # too many guests' requests under way
+    QUOTA = "quota"
+    BAD_PLY = "bad_ply"
+    BAD_SIDE = "bad_side"
+    BAD_POSITION = "bad_position"
+    ILLEGAL = "illegal"
+    POSITION_OVER = "position_over"
+
+
 @dataclass
 class AnalysisRefused(Exception):
-    code: str  # "not_found", "not_finished", "no_identity", "busy", "quota"
+    code: Refusal | Code  # Code: a refusal of the game services ("Play from here")
     message: str
     retry_at: datetime | None = None
 
@@ -102,7 +122,7 @@ def _quota_frees_at(mine: QuerySet[Any], quota: int, *, now: datetime) -> dateti
 def _refuse_when_guests_are_busy(identity: Identity, guests_under_way: QuerySet[Any]) -> None:
     if identity.user is None and guests_under_way.count() >= settings.ANALYSIS_GUESTS_AT_ONCE:
         raise AnalysisRefused(
-            "guests_busy",
+            Refusal.GUESTS_BUSY,
             _("Too many guests are analysing games right now; log in, or try again in a minute."),
         )
 
@@ -117,9 +137,9 @@ def request_analysis(*, game_id: int, identity: Identity, now: datetime | None =
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None:
-            raise AnalysisRefused("not_found", _("There is no such game."))
+            raise AnalysisRefused(Refusal.NOT_FOUND, _("There is no such game."))
         if game.status != Game.Status.FINISHED:
-            raise AnalysisRefused("not_finished", _("Only finished games can be analysed."))
+            raise AnalysisRefused(Refusal.NOT_FINISHED, _("Only finished games can be analysed."))
         existing = Analysis.objects.filter(game=game).first()
         if existing is not None and (
             existing.status == Analysis.Status.DONE
@@ -128,7 +148,7 @@ def request_analysis(*, game_id: int, identity: Identity, now: datetime | None =
             return existing
         if identity.user is None and identity.guest is None:
             raise AnalysisRefused(
-                "no_identity", _("Open the page again to get a guest name, then ask again.")
+                Refusal.NO_IDENTITY, _("Open the page again to get a guest name, then ask again.")
             )
         if existing is not None:  # failed, or its worker vanished: continue it, at no cost
             existing.status = Analysis.Status.QUEUED
@@ -149,7 +169,7 @@ def request_analysis(*, game_id: int, identity: Identity, now: datetime | None =
         busy = mine.filter(status__in=UNDER_WAY, updated_at__gte=now - STALE_AFTER).first()
         if busy is not None:
             raise AnalysisRefused(
-                "busy",
+                Refusal.BUSY,
                 _("Your analysis of game %(game)s is still running: you can start another one when it ends.")
                 % {"game": busy.game_id},
             )
@@ -157,7 +177,7 @@ def request_analysis(*, game_id: int, identity: Identity, now: datetime | None =
         retry_at = _quota_frees_at(mine, quota, now=now)
         if retry_at is not None:
             raise AnalysisRefused(
-                "quota",
+                Refusal.QUOTA,
                 _(
                     "You have used your %(quota)s analyses of the last 24 hours; "
                     "the next one is possible at %(time)s UTC."
@@ -299,7 +319,7 @@ def summaries_for(game_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
 def position_at(game: Game, ply: int) -> Any:
     """The engine state of ``game`` after ``ply`` moves; AnalysisRefused for a ply it never reached."""
     if not 0 <= ply <= len(game.tokens):
-        raise AnalysisRefused("bad_ply", _("This game has no move %(ply)s.") % {"ply": ply})
+        raise AnalysisRefused(Refusal.BAD_PLY, _("This game has no move %(ply)s.") % {"ply": ply})
     return replay(game.engine, list(game.tokens[:ply]), game.start_state())
 
 
@@ -313,11 +333,11 @@ def play_from_here(*, game_id: int, ply: int, identity: Identity, level: str, si
 
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise AnalysisRefused("not_found", _("There is no such game."))
+        raise AnalysisRefused(Refusal.NOT_FOUND, _("There is no such game."))
     if not game.is_over:
-        raise AnalysisRefused("not_finished", _("You can play from a position once the game is over."))
+        raise AnalysisRefused(Refusal.NOT_FINISHED, _("You can play from a position once the game is over."))
     if side not in (0, 1):
-        raise AnalysisRefused("bad_side", _("Choose a side."))
+        raise AnalysisRefused(Refusal.BAD_SIDE, _("Choose a side."))
     state = position_at(game, ply)
     try:
         return services.create_computer_game(
@@ -355,19 +375,19 @@ def board_position(slug: str, fen: str = "", moves: list[str] | tuple[str, ...] 
 
     engine = ENGINES.get(slug)
     if engine is None:
-        raise AnalysisRefused("not_found", _("There is no such game."))
+        raise AnalysisRefused(Refusal.NOT_FOUND, _("There is no such game."))
     try:
         state = engine.from_fen(fen.strip()) if fen.strip() else engine.initial()
     except InvalidPosition as exc:
         raise AnalysisRefused(
-            "bad_position", _("That position is not valid: %(reason)s") % {"reason": exc}
+            Refusal.BAD_POSITION, _("That position is not valid: %(reason)s") % {"reason": exc}
         ) from None
     for move in moves:
         try:
             state = engine.play(state, move)
         except IllegalMove as exc:
             raise AnalysisRefused(
-                "illegal", _("That move is not legal here: %(reason)s") % {"reason": exc}
+                Refusal.ILLEGAL, _("That move is not legal here: %(reason)s") % {"reason": exc}
             ) from None
     return {"fen": engine.fen(state), "position": engine.view(state)}
 
@@ -392,9 +412,11 @@ def request_board_evaluation(
     now = now or timezone.now()
     position = board_position(slug, fen)
     if position["position"]["outcome"] is not None:
-        raise AnalysisRefused("position_over", _("The game is already over in that position."))
+        raise AnalysisRefused(Refusal.POSITION_OVER, _("The game is already over in that position."))
     if identity.user is None and identity.guest is None:
-        raise AnalysisRefused("no_identity", _("Open the page again to get a guest name, then ask again."))
+        raise AnalysisRefused(
+            Refusal.NO_IDENTITY, _("Open the page again to get a guest name, then ask again.")
+        )
     with transaction.atomic():
         row = PositionEvaluation.objects.select_for_update().filter(game=slug, fen=position["fen"]).first()
         if row is not None and (row.result is not None or row.created_at >= now - EVALUATION_STALE_AFTER):
@@ -407,7 +429,7 @@ def request_board_evaluation(
         )
         mine = PositionEvaluation.objects.filter(_requester_filter(identity))
         if mine.filter(result__isnull=True, created_at__gte=now - EVALUATION_STALE_AFTER).exists():
-            raise AnalysisRefused("busy", _("Wait for the evaluation you asked for first."))
+            raise AnalysisRefused(Refusal.BUSY, _("Wait for the evaluation you asked for first."))
         quota = (
             int(getattr(settings, "BOARD_DAILY_QUOTA", 200))
             if identity.is_registered
@@ -416,7 +438,7 @@ def request_board_evaluation(
         retry_at = _quota_frees_at(mine, quota, now=now)
         if retry_at is not None:
             raise AnalysisRefused(
-                "quota",
+                Refusal.QUOTA,
                 _(
                     "You have used your %(quota)s evaluations of the last 24 hours; "
                     "the next one is possible at %(time)s UTC."

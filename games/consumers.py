@@ -7,7 +7,7 @@ commit), so a move made over HTTP or by a Celery task looks the same.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import psycopg
 from channels.db import database_sync_to_async
@@ -17,11 +17,21 @@ from django.utils.translation import gettext as _
 from accounts.identity import Identity, identity_from_scope
 from config.websocket import JsonConsumer, compact_json
 from games import events, live, presence, rows, services
-from games.models import Game
+from games.models import EndReason, Game
 from games.protocol import Snapshot
 from games.services import Code
 
 CLOSE_NOT_FOUND = 4404
+
+
+class Opened(NamedTuple):
+    """Everything a socket needs once it opens."""
+
+    snapshot: Snapshot | None  # None: no such game
+    identity: Identity
+    side: int | None  # None: a spectator
+    online: list[bool]  # which sides have a socket open
+    presence_seq: int
 
 
 def in_db_thread(func):
@@ -47,21 +57,22 @@ def _open(game_id: int, scope: dict) -> Opened:
     try:
         game = rows.read_game(game_id)  # player names of registered users load lazily
     except Game.DoesNotExist:
-        return None, identity, None, ([False, False], 0)
+        return Opened(None, identity, None, [False, False], 0)
     side = game.side_of(identity)
     if side is None:
-        return events.snapshot(game), identity, side, presence.online(game_id)
-    online = presence.change(game_id, side, +1)  # (who is online, presence sequence number)
+        return Opened(events.snapshot(game), identity, side, *presence.online(game_id))
+    online, seq = presence.change(game_id, side, +1)
     # A reconnect is the moment to catch up on anything overdue (a clock that ran
     # out, a computer move whose task was lost) without waiting for the sweep.
-    if game.attention_at is not None and game.attention_at <= timezone.now() and services.attend(game_id):
+    if (
+        game.attention_at is not None
+        and game.attention_at <= timezone.now()
+        and services.attend(game_id) is not None
+    ):
         game = rows.read_game(game_id)
     payload = events.snapshot(game)
     live.remember(game, payload["players"])  # this process will check the player's moves against it
-    return payload, identity, side, online
-
-
-Opened = tuple[Snapshot | None, Identity, int | None, tuple[list[bool], int]]
+    return Opened(payload, identity, side, online, seq)
 
 
 async def _open_in_loop(game_id: int, scope: dict) -> Opened | None:
@@ -89,10 +100,10 @@ async def _open_in_loop(game_id: int, scope: dict) -> Opened | None:
     identity = identity_from_scope(scope)
     side = game.side_of(identity)
     if side is None:
-        online = await presence.online_in_loop(game_id)
+        online, seq = await presence.online_in_loop(game_id)
     else:
-        online = await presence.change_in_loop(game_id, side, +1)
-    return events.snapshot(game, known_players=seen.players), identity, side, online
+        online, seq = await presence.change_in_loop(game_id, side, +1)
+    return Opened(events.snapshot(game, known_players=seen.players), identity, side, online, seq)
 
 
 @in_db_thread
@@ -131,7 +142,7 @@ class GameConsumer(JsonConsumer):
         await self.channel_layer.group_add(events.game_group(self.game_id), self.channel_name)
         self.subscribed = True
         opened = await _open_in_loop(self.game_id, self.scope) or await _open(self.game_id, self.scope)
-        payload, self.identity, self.side, (online, seq) = opened
+        payload, self.identity, self.side, online, seq = opened
         if payload is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -252,26 +263,14 @@ class GameConsumer(JsonConsumer):
             return  # stored; the ack rides in the move's event to this socket
         # The locked path decides whatever the fast one cannot.
         result = await self._run(message, services.play_move, token=token, ply=ply, client_id=str(client_id))
-        if result is None:
-            return
-        if result.flagged:
-            await self.send_error(Code.TIMEOUT, _("Your time ran out before the move arrived."), ref=message)
-            return
-        await self.send_json(
-            {
-                "type": "ack",
-                "id": message.get("id"),
-                "ply": result.ply,
-                "v": result.version,
-                "duplicate": result.duplicate,
-            }
-        )
+        if result is not None:
+            await self.send_json(dict(events.ack(message.get("id"), result)))
 
     async def on_resign(self, message: dict[str, Any]) -> None:
-        await self._run(message, services.resign, reason="resign")
+        await self._run(message, services.resign, reason=EndReason.RESIGN)
 
     async def on_exit(self, message: dict[str, Any]) -> None:
-        await self._run(message, services.resign, reason="exit")
+        await self._run(message, services.resign, reason=EndReason.EXIT)
 
     async def on_abort(self, message: dict[str, Any]) -> None:
         await self._run(message, services.abort)

@@ -11,7 +11,7 @@ newer than what they show. The protocol is described in docs/protocol.md.
 from __future__ import annotations
 
 import time
-from typing import Any, Literal, cast
+from typing import Any, Literal, Protocol, cast
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -122,6 +122,28 @@ def _changed_by_moves(game: Game) -> MovePatchFields:
         "draw_offer": game.draw_offer_side,
         "draw_wait": [game.plies_until_draw_offer(0), game.plies_until_draw_offer(1)],
         "can_redo": bool(game.redo_moves),
+    }
+
+
+class Stored(Protocol):
+    """Where a move was stored: ``services.MoveResult`` (events cannot import the services)."""
+
+    @property
+    def ply(self) -> int: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def duplicate(self) -> bool: ...
+
+
+def ack(reply_id: Any, result: Stored) -> AckMessage:
+    """The mover's ``ack`` of a stored (or resent) move: one shape, whichever path stored it."""
+    return {
+        "type": "ack",
+        "id": reply_id,
+        "ply": result.ply,
+        "v": result.version,
+        "duplicate": result.duplicate,
     }
 
 

@@ -299,7 +299,14 @@ def rules(request, slug: str):
     return render(request, f"games/rules/{slug}.html", {"engine": ENGINES[slug]})
 
 
-_REFUSAL_STATUS = {"not_found": 404, "not_finished": 409, "no_identity": 403, "busy": 429, "quota": 429}
+_REFUSAL_STATUS: dict[str, int] = {
+    game_analysis.Refusal.NOT_FOUND: 404,
+    game_analysis.Refusal.NOT_FINISHED: 409,
+    game_analysis.Refusal.NO_IDENTITY: 403,
+    game_analysis.Refusal.BUSY: 429,
+    game_analysis.Refusal.GUESTS_BUSY: 429,
+    game_analysis.Refusal.QUOTA: 429,
+}
 
 
 def analysis(request, game_id: int):
@@ -315,7 +322,7 @@ def analysis(request, game_id: int):
                     "code": refused.code,
                     "retry_at": refused.retry_at.isoformat() if refused.retry_at else None,
                 },
-                status=_REFUSAL_STATUS[refused.code],
+                status=_REFUSAL_STATUS.get(refused.code, 400),
             )
             if refused.retry_at is not None:
                 response["Retry-After"] = str(
@@ -348,15 +355,23 @@ def play_from_here(request, game_id: int):
         )
     except game_analysis.AnalysisRefused as refused:
         forget_new_guest(request)
-        if refused.code == "not_found":
+        if refused.code == game_analysis.Refusal.NOT_FOUND:
             raise Http404 from None
         messages.error(request, refused.message)
         return redirect("replay", game_id=game_id)
     return redirect(game.get_absolute_url())
 
 
+_EVALUATION_REFUSAL_STATUS: dict[str, int] = {
+    game_analysis.Refusal.NOT_FOUND: 404,
+    game_analysis.Refusal.BUSY: 429,
+    game_analysis.Refusal.QUOTA: 429,
+    game_analysis.Refusal.NO_IDENTITY: 403,
+}
+
+
 def _refusal(refused: game_analysis.AnalysisRefused) -> JsonResponse:
-    status = {"not_found": 404, "busy": 429, "quota": 429, "no_identity": 403}.get(refused.code, 400)
+    status = _EVALUATION_REFUSAL_STATUS.get(refused.code, 400)
     response = JsonResponse(
         {
             "error": refused.message,

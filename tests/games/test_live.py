@@ -6,6 +6,8 @@ takes the locked path); CI runs them in its PostgreSQL stage.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from channels.db import database_sync_to_async
 from django.db import connection
@@ -211,6 +213,22 @@ async def test_a_resent_move_is_answered_by_the_locked_path_as_a_duplicate(human
     await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": "m1"})
     assert (await next_of(a, "ack"))["duplicate"] is True and locked_path_calls == ["d3"]
     assert await database_sync_to_async(_moves)(game_id) == [(0, "d3", 0, "m1")]
+    await a.disconnect()
+
+
+async def test_a_move_after_the_clock_ran_out_is_handed_to_the_locked_path_which_ends_the_game_on_time(
+    human_game, locked_path_calls, monkeypatch
+):
+    """The cached row says the clock has run out: the fast path stores nothing and the locked path flags."""
+    game_id, (_, alice), _ = await database_sync_to_async(human_game)(minutes=1)
+    a, _ = await open_socket(game_id, alice)
+    moment = timezone.now() + timedelta(seconds=70)
+    monkeypatch.setattr(timezone, "now", lambda: moment)  # Alice thought for 70 s on a 1-minute clock
+    await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": "m1"})
+    assert (await next_of(a, "error"))["code"] == "timeout" and locked_path_calls == ["d3"]
+    game = await database_sync_to_async(Game.objects.get)(pk=game_id)
+    assert (game.end_reason, game.winner, game.clock0_ms) == ("timeout", 1, 0)
+    assert await database_sync_to_async(_moves)(game_id) == []
     await a.disconnect()
 
 
