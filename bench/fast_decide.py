@@ -1,4 +1,4 @@
-"""The fast path's decision on one move, in-process: CPU time per ``games.live._decide``.
+"""The fast path's decision on one move, in-process: CPU time per ``games.live.fastpath._decide``.
 
 .venv/bin/python bench/fast_decide.py [--moves N] [--rounds R]
 
@@ -29,12 +29,12 @@ from django.utils import timezone  # noqa: E402
 
 from accounts.guests import Guest  # noqa: E402
 from accounts.identity import Identity  # noqa: E402
-from games import live  # noqa: E402
 from games.engines import get  # noqa: E402
+from games.live import fastpath  # noqa: E402
 from games.models import Game  # noqa: E402
 
 
-def cached_row() -> tuple[live.Seen, Identity]:
+def cached_row() -> tuple[fastpath.Seen, Identity]:
     """A timed Reversi game between two guests at ply 0, as a daphne process caches it; and its first mover."""
     engine = get("reversi")
     game = Game(
@@ -53,7 +53,7 @@ def cached_row() -> tuple[live.Seen, Identity]:
         version=3,
         state=engine.dumps(engine.initial()),
     )
-    seen = live.Seen(tuple(getattr(game, name) for name in live.FIELD_NAMES), [None, None])
+    seen = fastpath.Seen(tuple(getattr(game, name) for name in fastpath.FIELD_NAMES), [None, None])
     return seen, Identity(user=None, guest=Guest(key="a", name="A"))
 
 
@@ -66,16 +66,16 @@ def main() -> None:
     args = parser.parse_args()
     seen, mover = cached_row()
     for _ in range(args.moves // 10):  # warm-up
-        live._decide(seen, mover, "d3", 0, "m1")
+        fastpath._decide(seen, mover, "d3", 0, "m1")
     rounds = []
     for _ in range(args.rounds):
         started = time.process_time()
         for _ in range(args.moves):
-            assert live._decide(seen, mover, "d3", 0, "m1") is not None
+            assert fastpath._decide(seen, mover, "d3", 0, "m1") is not None
         rounds.append((time.process_time() - started) / args.moves * 1e6)
     rounds.sort()
     print(
-        f"fast path's decision (live._decide, Reversi d3 at ply 0): best {rounds[0]:.1f} µs, "
+        f"fast path's decision (fastpath._decide, Reversi d3 at ply 0): best {rounds[0]:.1f} µs, "
         f"median {rounds[len(rounds) // 2]:.1f} µs of CPU a move ({args.rounds} rounds of {args.moves})"
     )
 

@@ -6,7 +6,7 @@ option and, on SIGTERM (or SIGINT):
 
 1. stops listening, so a proxy in front sends new connections to another process;
 2. closes every open websocket with 1012 ("service restart"): the site's clients
-   and ``games.bot.GameBot`` reconnect at once, through the proxy, elsewhere;
+   and ``games.live.bot.GameBot`` reconnect at once, through the proxy, elsewhere;
 3. lets HTTP requests already running finish, and exits when no connection is
    left or after ``--drain-seconds`` (default 10, env ``DAPHNE_DRAIN_SECONDS``),
    whichever comes first; whatever is still open then is cancelled as daphne does.

@@ -55,12 +55,12 @@ def new_invite_token() -> str:
 class Game(models.Model):
     """One game, its players, position, clocks and result.
 
-    The move path writes this row through ``games/rows.py`` (precompiled SQL:
+    The move path writes this row through ``games/store/rows.py`` (precompiled SQL:
     docs/performance.md), which bypasses ``save()``, ``auto_now`` and model
     signals: keep all three off this model (a test checks).
     """
 
-    _stored: dict[str, Any]  # set by games.rows.lock_game: the columns as read, to update only changes
+    _stored: dict[str, Any]  # set by games.store.rows.lock_game: the columns as read, to update only changes
 
     class Status(models.TextChoices):
         WAITING = "waiting", _("Waiting for an opponent")

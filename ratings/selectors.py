@@ -17,10 +17,10 @@ from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.analysis import summaries_for
 from games.engines import ENGINES
 from games.models import Favourite, Game
 from games.names import game_name
+from games.services.analysis import summaries_for
 from ratings.charts import sparkline
 from ratings.elo import shown
 from ratings.enums import Result, UnratedReason

@@ -11,10 +11,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.identity import Identity
-from games import events, rows
+from games.live import events
+from games.live.protocol import EventName
 from games.models import Game
-from games.protocol import EventName
 from games.services import deadlines, queue
+from games.store import rows
 
 
 class Code(StrEnum):

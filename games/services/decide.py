@@ -2,7 +2,7 @@
 
 A move reaches the server on one of two paths: the locked transaction
 (``services.moves``) or the compare-and-set statement of the fast path
-(``games.live``). Both hand the game row they hold to ``decide_move`` and act on
+(``games.live.fastpath``). Both hand the game row they hold to ``decide_move`` and act on
 the decision it returns; every other player command asks ``gate`` first (the
 envelope, ``services.envelope``). The functions here do no I/O: they read the
 ``Game`` they are given and, for a move that applies, change it in memory (the

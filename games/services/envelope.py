@@ -8,7 +8,7 @@ time when any command arrives, the game ends on time first and is stored and
 announced; the command is then refused (``decide.out_of_time``: ``timeout``
 for the player whose clock fell, ``game_over`` for the opponent), after the
 flag has committed. A command that works on a finished game ("New game") goes
-on after the flag. The fast path (``games.live``) decides moves with the same
+on after the flag. The fast path (``games.live.fastpath``) decides moves with the same
 ``decide_move`` and hands over to the locked path whatever it cannot store.
 """
 

@@ -12,7 +12,6 @@ from datetime import datetime
 from django.utils.translation import gettext as _
 
 from accounts.identity import Identity
-from games import rows
 from games.models import EndReason, Game, Move
 from games.services.base import Code, GameError, MoveResult, commit_and_announce
 from games.services.decide import (
@@ -25,6 +24,7 @@ from games.services.decide import (
     decide_move,
 )
 from games.services.envelope import command, finish
+from games.store import rows
 
 logger = logging.getLogger(__name__)
 

@@ -16,7 +16,6 @@ from enum import StrEnum
 
 from django.db import transaction
 
-from games import rows
 from games.models import EndReason, Game
 from games.services import queue
 from games.services.base import GameError, commit_and_announce, locked, now
@@ -30,6 +29,7 @@ from games.services.deadlines import (
 from games.services.draws import draw_offer_live
 from games.services.envelope import finish, flag_if_expired
 from games.services.setup import expire_waiting_game
+from games.store import rows
 
 logger = logging.getLogger(__name__)
 

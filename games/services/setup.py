@@ -8,9 +8,9 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.identity import Identity
-from games import events
 from games.engines import get
 from games.engines.base import InvalidPosition
+from games.live import events
 from games.models import DEFAULT_TIME_MINUTES, TIME_CONTROL_CHOICES, EndReason, Game
 from games.services import deadlines, queue
 from games.services.base import Code, GameError, commit_and_announce, locked, now

@@ -5,11 +5,11 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from accounts.identity import Identity
-from games import rows
 from games.models import EndReason, Game, Move
 from games.services.base import Code, GameError, commit_and_announce, now
 from games.services.decide import COMPUTER_CLIENT_ID, SERVER_CLIENT_ID, apply_move
 from games.services.envelope import finish, player_command
+from games.store import rows
 
 REDO_CLIENT_ID = "redo"
 

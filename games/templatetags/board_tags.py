@@ -338,6 +338,6 @@ def seat_names(game) -> str:
 @register.simple_tag
 def recent_games_of(player) -> list:
     """The profile's "Recent games": the player's last finished games, newest first."""
-    from games.selectors import recent_games
+    from games.store.selectors import recent_games
 
     return recent_games(player)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from games import analysis
+from games.services import analysis
 from tests.games.conftest import capture_analysis_tasks
 from tests.games.test_analysis import finished_game
 

@@ -330,7 +330,7 @@ async def test_a_sync_after_the_clock_ran_out_shows_the_loss_on_time(human_game)
 
 async def test_a_move_made_while_the_opponent_s_socket_opens_still_reaches_it(human_game, monkeypatch):
     """The socket listens before it reads the game: a move in between arrives as an event."""
-    from games import consumers
+    from games.live import consumers
 
     game_id, (alice_identity, _), (_, bob) = await database_sync_to_async(human_game)()
     original = consumers._open

@@ -31,15 +31,13 @@ row here too (``read``), without a database thread.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import datetime
 import functools
 import json
 import logging
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,13 +48,15 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models.base import ModelState
 
 from accounts.identity import Identity
-from games import events, rows
+from games.live import events
+from games.live.protocol import Player
 from games.models import Game
-from games.protocol import Player
-from games.rows import FIELD_NAMES
 from games.services import queue
 from games.services.base import MoveResult, now, seal
 from games.services.decide import Apply, decide_move
+from games.store import rows
+from games.store.connections import pool
+from games.store.rows import FIELD_NAMES
 
 logger = logging.getLogger(__name__)
 
@@ -223,70 +223,14 @@ def remember(game: Game, players: list[Player | None]) -> None:
         cache.put(game, players)
 
 
-# --- connections: a few per event loop --------------------------------------------
-
-
-class _Connections:
-    """Up to ``size`` autocommit connections, opened when first needed."""
-
-    def __init__(self, size: int) -> None:
-        self.idle: list[psycopg.AsyncConnection] = []
-        self.slots = asyncio.Semaphore(size)
-
-    @asynccontextmanager
-    async def connection(self) -> AsyncIterator[psycopg.AsyncConnection]:
-        async with self.slots:
-            conn = self.idle.pop() if self.idle else await _connect()
-            try:
-                yield conn
-            except BaseException:
-                await conn.close()  # its state is unknown: never reuse it
-                raise
-            if not conn.closed:
-                self.idle.append(conn)
-
-    def close(self) -> None:
-        """Close the idle connections without an event loop (the loop may be gone)."""
-        for conn in self.idle:
-            conn.pgconn.finish()
-        self.idle.clear()
-
-
-# Daphne runs one event loop; tests run many, and close them all after each test.
-_pools: dict[asyncio.AbstractEventLoop, _Connections] = {}
-
-
-def _pool() -> _Connections:
-    loop = asyncio.get_running_loop()
-    pool = _pools.get(loop)
-    if pool is None:
-        pool = _pools[loop] = _Connections(settings.GAMES_FAST_MOVE_CONNECTIONS)
-    return pool
-
-
-def close_connections() -> None:
-    """Close every idle fast-path connection of this process (tests, shutdown)."""
-    for pool in list(_pools.values()):
-        pool.close()
-    _pools.clear()
-
-
-async def _connect() -> psycopg.AsyncConnection:
-    # Django's own parameters and type adapters, so values read here are what the ORM reads.
-    params = connections[DEFAULT_DB_ALIAS].get_connection_params()
-    params.pop("cursor_factory", None)
-    params.pop("prepare_threshold", None)  # psycopg's default: prepared after five uses
-    return await psycopg.AsyncConnection.connect(**params, autocommit=True)
-
-
-# --- statements (their SQL: games/rows.py) --------------------------------------
+# --- statements (their SQL: games/store/rows.py) --------------------------------------
 
 
 async def _write(game: Game, seen: Seen, changed: tuple[str, ...], moves: list[Any]) -> bool:
     """Store the move(s) and the game's ``changed`` columns if the row is still ``seen``; True if it was."""
     sql = rows.cas_statement(changed, len(moves))
     params = rows.cas_params(game, changed, seen.version, moves)
-    async with _pool().connection() as conn:
+    async with pool().connection() as conn:
         cursor = await conn.execute(sql, params)
         row = await cursor.fetchone()
     return bool(row and row[0])
@@ -295,7 +239,7 @@ async def _write(game: Game, seen: Seen, changed: tuple[str, ...], moves: list[A
 async def read(game_id: int, previous: Seen) -> Seen | None:
     """The game's committed row (read in the event loop), or None: gone, or its
     players changed since ``previous`` (a database thread knows their names)."""
-    async with _pool().connection() as conn:
+    async with pool().connection() as conn:
         cursor = await conn.execute(rows.row_statement(), [game_id])
         row = await cursor.fetchone()
     if row is None:
@@ -312,7 +256,7 @@ async def read(game_id: int, previous: Seen) -> Seen | None:
 
 async def version(game_id: int) -> int | None:
     """The game's committed version, read in the event loop; None if there is no such game."""
-    async with _pool().connection() as conn:
+    async with pool().connection() as conn:
         cursor = await conn.execute(rows.version_statement(), [game_id])
         row = await cursor.fetchone()
     return None if row is None else row[0]

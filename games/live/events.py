@@ -2,7 +2,7 @@
 
 Every event carries the game's ``v`` (version). Most carry the full snapshot, so
 a client that missed an event simply renders the newer one. A move stored by the
-fast path (``games.live``) carries a patch on the version below instead; a
+fast path (``games.live.fastpath``) carries a patch on the version below instead; a
 client that does not hold exactly that version asks for the state, so it can
 never show a stale position either. Clients ignore events whose ``v`` is not
 newer than what they show. The protocol is described in docs/protocol.md.
@@ -19,8 +19,7 @@ from django.utils import timezone
 
 from accounts.consumers import LOBBY_GROUP
 from config.websocket import compact_json
-from games.models import Game
-from games.protocol import (
+from games.live.protocol import (
     AckMessage,
     EndReasonName,
     EventName,
@@ -31,6 +30,7 @@ from games.protocol import (
     Result,
     Snapshot,
 )
+from games.models import Game
 
 
 def game_group(game_id: int) -> str:
@@ -93,7 +93,7 @@ def snapshot(game: Game, *, known_players: list[Player | None] | None = None) ->
 def move_patch(game: Game, added: list[str]) -> MovePatch:
     """What a move changed in the snapshot one version below: its tokens (with forced passes) and the fields they change.
 
-    Sent instead of the whole snapshot by the fast path (``games.live``): a
+    Sent instead of the whole snapshot by the fast path (``games.live.fastpath``): a
     client that holds exactly the version below applies it, any other asks for
     the state (docs/protocol.md).
     """

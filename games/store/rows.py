@@ -11,7 +11,7 @@ PostgreSQL and on SQLite.
 
 ``lock_game`` and ``save_game`` are for ``services``, inside ``transaction.atomic()``;
 ``read_game`` is the plain read behind every socket that opens. The fast path
-(``games.live``, PostgreSQL only) runs its statements on its own connections:
+(``games.live.fastpath``, PostgreSQL only) runs its statements on its own connections:
 ``cas_statement`` and ``cas_params`` (the move and the game in one statement,
 if the version is still the one read), ``row_statement`` and ``version_statement``.
 """
@@ -131,7 +131,7 @@ def insert_move(move: Move) -> None:
         cursor.execute(sql, values)
 
 
-# --- the fast path's statements (games.live; PostgreSQL) ------------------------
+# --- the fast path's statements (games.live.fastpath; PostgreSQL) ------------------------
 
 FIELD_NAMES: tuple[str, ...] = tuple(field.attname for field in Game._meta.concrete_fields)
 

@@ -11,12 +11,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.identity import forget_new_guest, identity_from_request
-from games import analysis as game_analysis
-from games import events, services
+from games import services
 from games.engines import ENGINES
 from games.engines.record import dump_record
-from games.forms import NewGameForm
+from games.live import events
 from games.models import Analysis, Game
+from games.services import analysis as game_analysis
+from games.services import analysis_board as board_analysis
+from games.web.forms import NewGameForm
 
 
 def _open_challenges(request):
@@ -391,10 +393,10 @@ def analysis_board(request, slug: str):
         raise Http404
     error = ""
     try:
-        start = game_analysis.board_position(slug, request.GET.get("fen", ""))
+        start = board_analysis.board_position(slug, request.GET.get("fen", ""))
     except game_analysis.AnalysisRefused as refused:
         error = refused.message
-        start = game_analysis.board_position(slug)
+        start = board_analysis.board_position(slug)
     return render(
         request, "games/analysis_board.html", {"slug": slug, "start": {"game": slug, **start}, "error": error}
     )
@@ -405,7 +407,7 @@ def analysis_board_position(request, slug: str):
     """The position after a FEN (or the start) and moves: its FEN and view, or why not."""
     try:
         return JsonResponse(
-            game_analysis.board_position(
+            board_analysis.board_position(
                 slug, request.POST.get("fen", ""), request.POST.get("moves", "").split()
             )
         )
@@ -418,12 +420,12 @@ def analysis_board_evaluation(request, slug: str):
     try:
         if request.method == "POST":
             return JsonResponse(
-                game_analysis.request_board_evaluation(
+                board_analysis.request_board_evaluation(
                     slug=slug, fen=request.POST.get("fen", ""), identity=identity_from_request(request)
                 )
             )
         if request.method == "GET":
-            return JsonResponse(game_analysis.board_evaluation(slug, request.GET.get("fen", "")))
+            return JsonResponse(board_analysis.board_evaluation(slug, request.GET.get("fen", "")))
     except game_analysis.AnalysisRefused as refused:
         forget_new_guest(request)
         return _refusal(refused)

@@ -16,10 +16,12 @@ from django.utils.translation import gettext as _
 
 from accounts.identity import Identity, identity_from_scope
 from config.websocket import JsonConsumer, compact_json
-from games import events, live, presence, rows, services
+from games import services
+from games.live import events, fastpath, presence
+from games.live.protocol import Snapshot
 from games.models import EndReason, Game
-from games.protocol import Snapshot
 from games.services import Code
+from games.store import rows
 
 CLOSE_NOT_FOUND = 4404
 
@@ -71,7 +73,7 @@ def _open(game_id: int, scope: dict) -> Opened:
     ):
         game = rows.read_game(game_id)
     payload = events.snapshot(game)
-    live.remember(game, payload["players"])  # this process will check the player's moves against it
+    fastpath.remember(game, payload["players"])  # this process will check the player's moves against it
     return Opened(payload, identity, side, online, seq)
 
 
@@ -84,11 +86,11 @@ async def _open_in_loop(game_id: int, scope: dict) -> Opened | None:
     None when the thread must do it: a game not seen here, new players, or an
     obligation overdue (``services.attend`` belongs to the locked path).
     """
-    seen = live.cache.get(game_id) if live.enabled() else None
+    seen = fastpath.cache.get(game_id) if fastpath.enabled() else None
     if seen is None:
         return None
     try:
-        seen = await live.read(game_id, seen)
+        seen = await fastpath.read(game_id, seen)
     except (psycopg.Error, OSError):
         return None
     if seen is None:
@@ -119,9 +121,9 @@ def _version_in_thread(game_id: int) -> int | None:
 async def _version(game_id: int) -> int | None:
     """The game's committed version: on the event loop's connection when there is one
     (every player's page asks every 25 s), else in a database thread."""
-    if live.enabled():
+    if fastpath.enabled():
         try:
-            return await live.version(game_id)
+            return await fastpath.version(game_id)
         except (psycopg.Error, OSError):
             pass
     return await _version_in_thread(game_id)
@@ -187,7 +189,7 @@ class GameConsumer(JsonConsumer):
     # --- events from the group -----------------------------------------------------
 
     async def game_event(self, event: dict[str, Any]) -> None:
-        live.cache.saw_version(self.game_id, event["v"], event.get("row"))
+        fastpath.cache.saw_version(self.game_id, event["v"], event.get("row"))
         # {"type": "event", ..., "game": <snapshot>} around the snapshot the sender
         # serialised once, rather than parsing and serialising it again per socket.
         head: dict[str, Any] = {"type": "event", "event": event["event"], "v": event["v"], "you": self.side}
@@ -252,13 +254,13 @@ class GameConsumer(JsonConsumer):
             return
         if not isinstance(client_id, str | int):
             client_id = ""
-        if self.side is not None and await live.play_move(
+        if self.side is not None and await fastpath.play_move(
             game_id=self.game_id,
             identity=self.identity,
             token=token,
             ply=ply,
             client_id=str(client_id),
-            reply=live.Reply(self.channel_name, message.get("id")),
+            reply=fastpath.Reply(self.channel_name, message.get("id")),
         ):
             return  # stored; the ack rides in the move's event to this socket
         # The locked path decides whatever the fast one cannot.
