@@ -35,7 +35,7 @@ class NotificationConsumer(JsonConsumer):
         await self.send_json(event["payload"])
 
     async def on_watch_analysis(self, message: dict[str, Any]) -> None:
-        """Hear the progress of a game's computer analysis (games/analysis.py); a few games at most."""
+        """Hear the progress of a game's computer analysis (games/services/analysis.py); a few games at most."""
         game = message.get("game")
         if not isinstance(game, int) or isinstance(game, bool) or game <= 0:
             return

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.http import HttpRequest
 
@@ -26,7 +26,7 @@ class AuthenticatedHttpRequest(HttpRequest):
 
 @dataclass(frozen=True)
 class Identity:
-    user: Any | None  # accounts.User when registered
+    user: User | None  # None: a guest (or nobody)
     guest: Guest | None
 
     @property

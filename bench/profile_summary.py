@@ -53,17 +53,17 @@ def package_of(path: str) -> str:
 STAGES: list[tuple[str, str]] = [
     ("socket opens (consumer connect, _open)", r"fn:_open$|fn:GameConsumer\.connect$"),
     ("engine (legal moves, apply, position view)", r"pkg:games\.engines$"),
-    ("snapshot built for the broadcast (games.events)", r"fn:snapshot$|fn:send_game_event$"),
+    ("snapshot built for the broadcast (games.live.events)", r"fn:snapshot$|fn:send_game_event$"),
     ("PostgreSQL driver (psycopg)", r"pkg:psycopg$"),
     ("Django ORM and transaction", r"pkg:django$"),
-    ("move service, own code (games.services, games.rows)", r"pkg:games\.services$"),
+    ("move service, own code (games.services, games.store.rows)", r"pkg:games\.services$"),
     ("channel layer (channels_redis, redis-py)", r"pkg:(channels_redis|redis)$"),
     ("websocket frames in and out (daphne, autobahn, Twisted)", r"pkg:(daphne|autobahn|twisted|txaio)$"),
     (
         "thread-pool hand-offs (asgiref, concurrent.futures, threading)",
         r"pkg:(asgiref|stdlib concurrent|stdlib threading)$",
     ),
-    ("consumer dispatch (channels, config.websocket, games.consumers)", r"pkg:(channels|config|games)$"),
+    ("consumer dispatch (channels, config.websocket, games.live.consumers)", r"pkg:(channels|config|games)$"),
     ("JSON", r"pkg:stdlib json$"),
     ("asyncio event loop", r"pkg:stdlib asyncio$"),
 ]

@@ -344,7 +344,7 @@ def play_client(
     steady play only.
     """
     raise_fd_limit()
-    from games.bot import GameBot
+    from games.live.bot import GameBot
 
     def thinking() -> float:
         return 0.0 if think is None else random.uniform(*think)

@@ -1,4 +1,4 @@
-"""The chat's part of the game socket (``games.consumers.GameConsumer`` mixes it in).
+"""The chat's part of the game socket (``games.live.consumers.GameConsumer`` mixes it in).
 
 Kept apart so the game's own handlers stay as they are. A socket receives chat
 lines only once its page asks: ``chat_history`` answers with the recent lines
@@ -51,7 +51,7 @@ def _history(game_id: int, identity: Identity, side: int | None, session: Any) -
 
 
 def _in_db_thread(func):
-    # As games.consumers.in_db_thread: any thread of the pool, not Channels' single shared one.
+    # As games.live.consumers.in_db_thread: any thread of the pool, not Channels' single shared one.
     return database_sync_to_async(func, thread_sensitive=False)
 
 

@@ -28,7 +28,7 @@ from accounts.services.preferences import GUEST_FIELDS, SESSION_KEY, clean_prefe
 from chat import selectors
 from chat.models import MAX_LENGTH, ChatLine, ChatMute, ChatReport
 from chat.presets import PRESETS
-from games.events import game_group
+from games.live.events import game_group
 from games.models import Game
 
 logger = logging.getLogger(__name__)

@@ -17,13 +17,13 @@ from config import body_limit  # noqa: E402
 from config.origins import ExactOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.unavailable import WebsocketUnavailableGuard  # noqa: E402
-from games import presence  # noqa: E402
+from games.live import presence  # noqa: E402
 
 body_limit.install()
 
 
 class PresenceHeartbeat:
-    """Every websocket makes sure this process's presence heartbeat runs (games/presence.py).
+    """Every websocket makes sure this process's presence heartbeat runs (games/live/presence.py).
 
     The heartbeat says the process is alive; without it, its players would look
     gone after PRESENCE_TTL_SECONDS. It starts with the first socket, on the loop.

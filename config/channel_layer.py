@@ -15,8 +15,7 @@ leaves it. Group subscriptions are unchanged: one per process and group.
 
 Publishing does not take the shard's lock either. channels_redis holds it across
 each PUBLISH's round trip, so a process sent at most one message per Redis round
-trip, whatever its CPU: about 575 moves/s here, with Redis on a busy core
-(README, #15). Up to ``PUBLISHING`` publishes now run at once, each on a
+trip, whatever its CPU (the ceiling measured: docs/performance.md). Up to ``PUBLISHING`` publishes now run at once, each on a
 connection of the client's pool. Two messages sent one after the other by the
 same coroutine still arrive in order (the first is in Redis before the second
 is sent); messages sent concurrently by different sockets' coroutines were never

@@ -6,7 +6,7 @@ option and, on SIGTERM (or SIGINT):
 
 1. stops listening, so a proxy in front sends new connections to another process;
 2. closes every open websocket with 1012 ("service restart"): the site's clients
-   and ``games.bot.GameBot`` reconnect at once, through the proxy, elsewhere;
+   and ``games.live.bot.GameBot`` reconnect at once, through the proxy, elsewhere;
 3. lets HTTP requests already running finish, and exits when no connection is
    left or after ``--drain-seconds`` (default 10, env ``DAPHNE_DRAIN_SECONDS``),
    whichever comes first; whatever is still open then is cancelled as daphne does.
@@ -64,8 +64,8 @@ class SpreadChecks:
     daphne checks every connection's timeouts every 2 s in one go, and that is
     where it sends its keep-alive pings (every 20 s a socket). Sockets that
     opened together are due together: with 10,000 open, about 1,000 pings went
-    out in one burst every 2 s, and moves waited behind each burst (a round
-    trip's p99 of 190 ms instead of 33 ms, bench/ws_load.py --idle-sockets).
+    out in one burst every 2 s, and moves waited behind each burst (the round
+    trip's p99 measured: docs/performance.md, bench/ws_load.py --idle-sockets).
     Here a round still takes 2 s, in ``slices`` ticks, and each tick takes every
     ``slices``-th connection of the round's list: sockets that opened together
     are next to each other in that list, so their pings go out in different ticks.

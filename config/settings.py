@@ -169,7 +169,7 @@ TEMPLATES = [
 
 # --- Database -------------------------------------------------------------
 # Connections are reused between requests and websocket messages: opening one per
-# message capped a process near 80 moves/s in our measurements. PostgreSQL's come
+# message capped a process's moves per second (docs/performance.md). PostgreSQL's come
 # from a pool per process (psycopg-pool): a thread takes one for a request or a
 # websocket command and gives it back at the end. Kept per thread instead
 # (CONN_MAX_AGE), they outlived the threads: daphne runs every HTTP request in a
@@ -267,7 +267,7 @@ CELERY_TASK_ROUTES = {
 GAMES_SWEEP_SECONDS = env_int("GAMES_SWEEP_SECONDS", 2)
 GAMES_DRAW_OFFER_SECONDS = env_int("GAMES_DRAW_OFFER_SECONDS", 120)
 # A player's move decided in daphne's event loop and stored in one statement
-# (games/live.py), on PostgreSQL; off, every move takes the locked transaction.
+# (games/live/fastpath.py), on PostgreSQL; off, every move takes the locked transaction.
 GAMES_FAST_MOVES = env_bool("GAMES_FAST_MOVES", default=True)
 GAMES_FAST_MOVE_CONNECTIONS = env_int("GAMES_FAST_MOVE_CONNECTIONS", 4)  # per daphne process
 # Games whose ending never reached the ratings task (broker down, worker killed).
@@ -444,7 +444,7 @@ WS_RATE_SECONDS = env_int("WS_RATE_SECONDS", 20)
 WS_OPENS_PER_ADDRESS = env_int("WS_OPENS_PER_ADDRESS", 60)
 WS_OPENS_SECONDS = env_int("WS_OPENS_SECONDS", 10)
 
-# --- Presence, and a process that loses Redis (games/presence.py, docs/operations.md) ---
+# --- Presence, and a process that loses Redis (games/live/presence.py, docs/operations.md) ---
 # A player is online while a live daphne process holds a socket of theirs; a
 # process is live while its heartbeat (sent every third of this) is younger than
 # this, so a killed process's players are announced offline within about 4/3 of it.
@@ -465,7 +465,7 @@ LOGGING = {
     "loggers": {"daphne": {"level": "WARNING"}},
 }
 
-# Computer analysis of finished games (games/analysis.py): new analyses per 24 hours.
+# Computer analysis of finished games (games/services/analysis.py): new analyses per 24 hours.
 ANALYSIS_DAILY_QUOTA = int(os.getenv("ANALYSIS_DAILY_QUOTA", "20"))
 ANALYSIS_GUEST_DAILY_QUOTA = int(os.getenv("ANALYSIS_GUEST_DAILY_QUOTA", "3"))
 # Analyses and board evaluations under way for all guests together (a new cookie is

@@ -35,7 +35,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("ratings.urls")),
-    path("", include("games.urls")),
+    path("", include("games.web.urls")),
 ]
 
 if settings.DEBUG:

@@ -26,6 +26,7 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from enum import StrEnum
 from typing import Any
 
 from channels.consumer import get_handler_name
@@ -38,6 +39,16 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 logger = logging.getLogger(__name__)
+
+
+class SocketCode(StrEnum):
+    """The ``code`` of an ``error`` the socket itself sends, not a handler's refusal (docs/protocol.md)."""
+
+    BINARY = "binary"
+    MALFORMED = "malformed"
+    UNKNOWN_TYPE = "unknown_type"
+    SERVER_ERROR = "server_error"
+
 
 CLOSE_SIGNED_OUT = 4001  # the session that opened the socket ended
 CLOSE_POLICY = 4008  # too many messages
@@ -129,7 +140,7 @@ async def dispatch_from(sources: list[Callable[[], Awaitable[Message]]], dispatc
 
     What channels' ``await_many_dispatch`` does, at less cost a message: it
     starts a new task for every message and waits on all sources with
-    ``asyncio.wait`` (about 4 % of a move's CPU in daphne, README #15). Here one
+    ``asyncio.wait`` (its share of a move's CPU: docs/performance.md). Here one
     reader task per source lives as long as the socket and dispatches what it
     reads, under a lock shared by the readers; it reads the next message only
     when its dispatch is done. A reader that fails (its source, or ``dispatch``
@@ -241,24 +252,26 @@ class JsonConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_POLICY)
             return
         if text_data is None:
-            await self.send_error("binary", _("Send text frames: binary frames are not understood."))
+            await self.send_error(SocketCode.BINARY, _("Send text frames: binary frames are not understood."))
             return
         try:
             message = json.loads(raw)
         except (ValueError, RecursionError):
-            await self.send_error("malformed", _("The message is not valid JSON."))
+            await self.send_error(SocketCode.MALFORMED, _("The message is not valid JSON."))
             return
         kind = message.get("type") if isinstance(message, dict) else None
         handler = getattr(self, f"on_{kind}", None) if isinstance(kind, str) and kind.isidentifier() else None
         if handler is None:
-            await self.send_error("unknown_type", _("Unknown message type."), ref=message)
+            await self.send_error(SocketCode.UNKNOWN_TYPE, _("Unknown message type."), ref=message)
             return
         try:
             await handler(message)
         except Exception:
             # The socket and its clean-up outlive a bug in one handler.
             logger.exception("websocket handler on_%s failed", kind)
-            await self.send_error("server_error", _("Something went wrong; please try again."), ref=message)
+            await self.send_error(
+                SocketCode.SERVER_ERROR, _("Something went wrong; please try again."), ref=message
+            )
 
     async def send_json(self, content: dict[str, Any]) -> None:
         await self.send(text_data=compact_json(content))

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.guests import display_name
-from games.engines import ENGINES, get
+from games.engines import ENGINES, Engine, OutcomeReason, get
 from games.names import GAME_NAMES
 
 GAME_CHOICES = [(slug, GAME_NAMES.get(slug, engine.name)) for slug, engine in ENGINES.items()]
@@ -31,11 +31,12 @@ DRAW_COOLDOWN_PLIES = 10  # after a decline, the same side may offer a draw agai
 class EndReason(models.TextChoices):
     """Why a game ended: from the engines (on the board) or from the site."""
 
-    BOARD_FULL = "board_full", _("The board is full")
-    NO_MOVES = "no_moves", _("Neither side can move")
-    WIPEOUT = "wipeout", _("A side has no pieces left")
-    LINE = "line", _("A line was completed")
-    ALL_BOARDS_DECIDED = "all_boards_decided", _("Every small board is decided")
+    # On the board: the engines' own reasons (games.engines.base.OutcomeReason).
+    BOARD_FULL = OutcomeReason.BOARD_FULL.value, _("The board is full")
+    NO_MOVES = OutcomeReason.NO_MOVES.value, _("Neither side can move")
+    WIPEOUT = OutcomeReason.WIPEOUT.value, _("A side has no pieces left")
+    LINE = OutcomeReason.LINE.value, _("A line was completed")
+    ALL_BOARDS_DECIDED = OutcomeReason.ALL_BOARDS_DECIDED.value, _("Every small board is decided")
     RESIGN = "resign", _("Resigned")
     EXIT = "exit", _("Left the game")
     TIMEOUT = "timeout", _("Ran out of time")
@@ -54,12 +55,12 @@ def new_invite_token() -> str:
 class Game(models.Model):
     """One game, its players, position, clocks and result.
 
-    The move path writes this row through ``games/rows.py`` (precompiled SQL,
-    measured +20 % moves per second), which bypasses ``save()``, ``auto_now``
-    and model signals: keep all three off this model (a test checks).
+    The move path writes this row through ``games/store/rows.py`` (precompiled SQL:
+    docs/performance.md), which bypasses ``save()``, ``auto_now`` and model
+    signals: keep all three off this model (a test checks).
     """
 
-    _stored: dict[str, Any]  # set by games.rows.lock_game: the columns as read, to update only changes
+    _stored: dict[str, Any]  # set by games.store.rows.lock_game: the columns as read, to update only changes
 
     class Status(models.TextChoices):
         WAITING = "waiting", _("Waiting for an opponent")
@@ -116,9 +117,9 @@ class Game(models.Model):
     clock0_ms = models.IntegerField(default=0)
     clock1_ms = models.IntegerField(default=0)
     turn_started_at = models.DateTimeField(null=True, blank=True)
-    # When the mover's clock reaches zero (null when no clock runs): lets a
-    # periodic sweep find clocks about to fall without touching every game.
-    flag_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # When the mover's clock reaches zero (null when no clock runs). Not indexed:
+    # the sweep finds falling clocks through ``attention_at``, which includes it.
+    flag_at = models.DateTimeField(null=True, blank=True)
     # When the server next owes this game something (the computer's move, a
     # flag, a draw offer's lapse, the expiry of an untouched game); null when it
     # owes nothing. The obligations sweep (services.attend_overdue, every few
@@ -199,7 +200,7 @@ class Game(models.Model):
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
 
     @property
-    def engine(self):
+    def engine(self) -> Engine:
         return get(self.game)
 
     @property

@@ -15,8 +15,9 @@ from typing import TypedDict
 from celery import shared_task
 from django.db import OperationalError
 
-from games import analysis, services
+from games import services
 from games.models import Game
+from games.services import analysis, analysis_board
 
 
 class _TaskOptions(TypedDict):  # typed, so that shared_task(**RELIABLE) matches celery-types' overloads
@@ -71,7 +72,7 @@ def lapse_draw_offer(game_id: int, offered_at: str) -> None:
 def analyse_game(analysis_id: int) -> None:
     """Computer analysis of a finished game; resumable (each position is stored as it is done).
 
-    Always sent to queue ``analysis`` (``games.analysis.ANALYSIS_QUEUE``), never in
+    Always sent to queue ``analysis`` (``games.services.analysis.ANALYSIS_QUEUE``), never in
     front of live games' tasks.
     """
     try:
@@ -86,4 +87,4 @@ def analyse_game(analysis_id: int) -> None:
 @shared_task(**RELIABLE)
 def evaluate_position(evaluation_id: int) -> None:
     """One position of the analysis board (sent to queue ``analysis``)."""
-    analysis.run_board_evaluation(evaluation_id)
+    analysis_board.run_board_evaluation(evaluation_id)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -56,13 +57,13 @@ class Child:
 
 
 def start_child(
-    name: str, cmd: list[str], env: dict[str, str], *, quiet_lines: tuple[str, ...] = ()
+    name: str, cmd: list[str], env: dict[str, str], *, quiet_lines: re.Pattern[str] | None = None
 ) -> Child:
     """Start ``cmd`` in a process group of its own, so that Ctrl-C reaches only the launcher.
 
     The launcher then stops the children in order (``stop_all``). Output lines that
-    start with one of ``quiet_lines`` are dropped: routine shutdown chatter that reads
-    like an error to a newcomer.
+    ``quiet_lines`` matches are dropped: routine shutdown chatter that reads like an
+    error to a newcomer.
     """
     output = subprocess.PIPE if quiet_lines else None
     proc = subprocess.Popen(
@@ -78,10 +79,10 @@ def start_child(
     return Child(name, proc)
 
 
-def _copy_output(proc: subprocess.Popen, quiet_lines: tuple[str, ...]) -> None:
+def _copy_output(proc: subprocess.Popen, quiet_lines: re.Pattern[str]) -> None:
     assert proc.stdout is not None
     for line in iter(proc.stdout.readline, b""):
-        if not line.decode(errors="replace").startswith(quiet_lines):
+        if not quiet_lines.search(line.decode(errors="replace")):
             sys.stdout.buffer.write(line)
             sys.stdout.buffer.flush()
 
@@ -116,7 +117,7 @@ def foreground_terminal():
 
 # The worker prints this when it hands the tasks it held (clock flags and draw
 # lapses waiting for their time) back to Redis on a clean stop: nothing is lost.
-WORKER_SHUTDOWN_CHATTER = ("Restoring ",)
+WORKER_SHUTDOWN_CHATTER = re.compile(r"Restoring \d+ unacknowledged message")
 
 
 def main(argv: list[str] | None = None) -> int:

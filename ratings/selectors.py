@@ -13,20 +13,21 @@ from datetime import datetime, timedelta
 
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Window
 from django.db.models.functions import Coalesce, Floor, Lower, Rank
-from django.utils.functional import lazy
+from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.analysis import summaries_for
 from games.engines import ENGINES
 from games.models import Favourite, Game
 from games.names import game_name
+from games.services.analysis import summaries_for
 from ratings.charts import sparkline
 from ratings.elo import shown
+from ratings.enums import Result, UnratedReason
 from ratings.models import Rating, RatingChange
 from ratings.rules import FARMING_LIMIT, FARMING_WINDOW
 
-RESULTS = ("win", "loss", "draw", "aborted")
+RESULTS = tuple(Result)
 
 
 def _farming_reason() -> str:
@@ -36,15 +37,20 @@ def _farming_reason() -> str:
     ) % {"limit": FARMING_LIMIT, "hours": FARMING_WINDOW // timedelta(hours=1)}
 
 
-RESULT_LABELS = {"win": _("Win"), "loss": _("Loss"), "draw": _("Draw"), "aborted": _("Aborted")}
-UNRATED_REASONS = {
-    "aborted": _("aborted games never count"),
-    "computer": _("games against the computer are unrated"),
-    "guest": _("games with a guest are unrated"),
-    "draw": _("draws leave ratings unchanged"),
-    "farming": lazy(_farming_reason, str)(),
-    "same_player": _("a player cannot be rated against themselves"),
-    "no_player": _("a player's account no longer exists"),
+RESULT_LABELS = {
+    Result.WIN: _("Win"),
+    Result.LOSS: _("Loss"),
+    Result.DRAW: _("Draw"),
+    Result.ABORTED: _("Aborted"),
+}
+UNRATED_REASONS: dict[str, Promise | str] = {  # keyed by UnratedReason; stored values are plain text
+    UnratedReason.ABORTED: _("aborted games never count"),
+    UnratedReason.COMPUTER: _("games against the computer are unrated"),
+    UnratedReason.GUEST: _("games with a guest are unrated"),
+    UnratedReason.DRAW: _("draws leave ratings unchanged"),
+    UnratedReason.FARMING: lazy(_farming_reason, str)(),
+    UnratedReason.SAME_PLAYER: _("a player cannot be rated against themselves"),
+    UnratedReason.NO_PLAYER: _("a player's account no longer exists"),
 }
 
 
@@ -180,13 +186,13 @@ def history_for(
     if game:
         qs = qs.filter(game=game)
     finished = Q(status=Game.Status.FINISHED)
-    if result == "win":
+    if result == Result.WIN:
         qs = qs.filter(finished & ((side0 & Q(winner=0)) | (side1 & Q(winner=1))))
-    elif result == "loss":
+    elif result == Result.LOSS:
         qs = qs.filter(finished & ((side0 & Q(winner=1)) | (side1 & Q(winner=0))))
-    elif result == "draw":
+    elif result == Result.DRAW:
         qs = qs.filter(finished, winner__isnull=True)
-    elif result == "aborted":
+    elif result == Result.ABORTED:
         qs = qs.filter(status=Game.Status.ABORTED)
     if starred_only:
         if identity.user is not None:
@@ -201,7 +207,7 @@ class HistoryRow:
     game: Game
     date: datetime
     game_name: str
-    result: str  # win / loss / draw / aborted, from the viewer's side
+    result: Result  # from the viewer's side
     result_label: str
     opponent_name: str
     opponent_kind: str  # user / guest / computer / none
@@ -222,12 +228,12 @@ class HistoryRow:
         return f"/play/{self.game.pk}/replay/"
 
 
-def result_for_side(game: Game, side: int) -> str:
+def result_for_side(game: Game, side: int) -> Result:
     if game.status == Game.Status.ABORTED:
-        return "aborted"
+        return Result.ABORTED
     if game.winner is None:
-        return "draw"
-    return "win" if game.winner == side else "loss"
+        return Result.DRAW
+    return Result.WIN if game.winner == side else Result.LOSS
 
 
 def history_rows(identity, games: Iterable[Game], *, starred_ids: Iterable[int]) -> list[HistoryRow]:

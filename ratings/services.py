@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games.models import Favourite, Game
 from ratings import elo
+from ratings.enums import Applied, UnratedReason
 from ratings.models import AppliedGame, Rating, RatingChange
 from ratings.rules import FARMING_LIMIT, FARMING_WINDOW
 from ratings.selectors import place_of
@@ -20,24 +21,24 @@ logger = logging.getLogger(__name__)
 GUEST_STARRED_SESSION_KEY = "ratings_starred"
 
 
-def unrated_reason(game: Game) -> str:
-    """Why this (finished or aborted) game cannot change ratings, "" if it can.
+def unrated_reason(game: Game) -> UnratedReason | None:
+    """Why this (finished or aborted) game cannot change ratings, None if it can.
 
     The farming rule is not checked here: it needs the rating rows locked.
     """
     if game.status == Game.Status.ABORTED:
-        return "aborted"
+        return UnratedReason.ABORTED
     if game.against_computer:
-        return "computer"
+        return UnratedReason.COMPUTER
     if game.guest0_key or game.guest1_key:
-        return "guest"
+        return UnratedReason.GUEST
     if game.user0_id is None or game.user1_id is None:
-        return "no_player"
+        return UnratedReason.NO_PLAYER
     if game.user0_id == game.user1_id:
-        return "same_player"
+        return UnratedReason.SAME_PLAYER
     if game.winner not in (0, 1):
-        return "draw"
-    return ""
+        return UnratedReason.DRAW
+    return None
 
 
 def _players(game: Game) -> tuple[int, int]:
@@ -61,19 +62,18 @@ def _is_farming(game: Game) -> bool:
     return earlier.count() >= FARMING_LIMIT
 
 
-def apply_ratings_for_game(*, game_id: int) -> str:
+def apply_ratings_for_game(*, game_id: int) -> Applied:
     """Apply a finished game to both players' ratings, exactly once.
 
-    Returns what happened: "rated", "unrated", "already_applied", "not_over" or
-    "missing". Safe to call any number of times, from any number of workers at
+    Returns what happened (``Applied``). Safe to call any number of times, from any number of workers at
     once: the first call records an ``AppliedGame`` in the same transaction as the
     changes, and later calls see it (under the game's row lock) and do nothing. A
     worker dying mid-call rolls the whole transaction back, so a retry starts clean.
     """
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        return "missing"
-    if not unrated_reason(game) and game.is_over:
+        return Applied.MISSING
+    if unrated_reason(game) is None and game.is_over:
         # The rating rows must exist before they can be locked. Create them in
         # their own autocommit statement: inserting inside the locked transaction
         # would hold the new rows out of id order and could deadlock two workers.
@@ -87,16 +87,16 @@ def apply_ratings_for_game(*, game_id: int) -> str:
         # waits here until the first commits, and then finds the AppliedGame row.
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None:
-            return "missing"
+            return Applied.MISSING
         if not game.is_over:
             logger.warning("ratings: game %s is not over (status %s); nothing applied", game_id, game.status)
-            return "not_over"
+            return Applied.NOT_OVER
         if AppliedGame.objects.filter(game_id=game_id).exists():
-            return "already_applied"
+            return Applied.ALREADY_APPLIED
 
         reason = unrated_reason(game)
         ratings: dict[int, Rating] = {}
-        if not reason:
+        if reason is None:
             # Lock both rating rows in user-id order, so two games sharing a player
             # cannot deadlock; this also serialises the farming count per pair.
             ids = sorted(_players(game))
@@ -109,19 +109,19 @@ def apply_ratings_for_game(*, game_id: int) -> str:
                 .order_by("user_id")
             }
             if _is_farming(game):
-                reason = "farming"
+                reason = UnratedReason.FARMING
 
         # Each player's place when the game ended, before this game's change.
         game.place0_at_end = place_of(game.user0, game.game) if game.user0_id else None
         game.place1_at_end = place_of(game.user1, game.game) if game.user1_id else None
-        game.rated = not reason
-        game.unrated_reason = reason
+        game.rated = reason is None
+        game.unrated_reason = reason or ""
         game.save(update_fields=["rated", "unrated_reason", "place0_at_end", "place1_at_end"])
 
-        if not reason:
+        if reason is None:
             _apply_elo(game, ratings)
-        AppliedGame.objects.create(game=game, rated=not reason)
-    return "rated" if not reason else "unrated"
+        AppliedGame.objects.create(game=game, rated=reason is None)
+    return Applied.RATED if reason is None else Applied.UNRATED
 
 
 def _apply_elo(game: Game, ratings: dict[int, Rating]) -> None:

@@ -56,15 +56,16 @@ def _default_language():
 @pytest.fixture(autouse=True)
 def _fresh_cache_and_layers():
     from config.cache import forget_async_clients
-    from games import live
+    from games.live import fastpath
+    from games.store.connections import close_connections
 
     cache.clear()
     channel_layers.backends.clear()
-    live.cache.clear()
+    fastpath.cache.clear()
     yield
     channel_layers.backends.clear()
-    live.cache.clear()
-    live.close_connections()  # else the test database cannot be dropped at the end
+    fastpath.cache.clear()
+    close_connections()  # else the test database cannot be dropped at the end
     forget_async_clients()
 
 

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 from games.engines.ataxx import AtaxxEngine
-from games.engines.base import Engine, IllegalMove, InvalidPosition, Outcome, perft, replay
+from games.engines.base import Engine, IllegalMove, InvalidPosition, Outcome, OutcomeReason, perft, replay
 from games.engines.four_tac_toe import FourTacToeEngine
 from games.engines.quantum_ttt import QuantumTTTEngine
 from games.engines.reversi import ReversiEngine
@@ -39,6 +39,7 @@ __all__ = [
     "IllegalMove",
     "InvalidPosition",
     "Outcome",
+    "OutcomeReason",
     "get",
     "perft",
     "replay",

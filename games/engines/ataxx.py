@@ -45,7 +45,14 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, NamedTuple
 
-from games.engines.base import IllegalMove, InvalidPosition, Outcome, common_view, compress_runs
+from games.engines.base import (
+    IllegalMove,
+    InvalidPosition,
+    Outcome,
+    OutcomeReason,
+    common_view,
+    compress_runs,
+)
 
 SIZE = 7
 SQUARES = SIZE * SIZE
@@ -302,9 +309,9 @@ class AtaxxEngine:
     def outcome(self, state: AtaxxState) -> Outcome | None:
         x, o = state.x, state.o
         if x | o == FULL:
-            reason = "board_full"
+            reason = OutcomeReason.BOARD_FULL
         elif not (x and o):
-            reason = "wipeout"  # also the empty board, a draw at 0-0
+            reason = OutcomeReason.WIPEOUT  # also the empty board, a draw at 0-0
         else:
             return None
         score = self.score(state)

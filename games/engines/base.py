@@ -8,6 +8,7 @@ computer players, replays and tests, so nothing here may know about Django.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 Side = int  # 0 moves first, 1 second
@@ -22,18 +23,27 @@ class InvalidPosition(ValueError):
     """A stored state or position text that is malformed or impossible."""
 
 
+class OutcomeReason(StrEnum):
+    """Why a position is over, on the board. The site's ``EndReason`` reuses these values
+    (and adds its own: resignations, clocks, draws by agreement) and translates them."""
+
+    BOARD_FULL = "board_full"
+    NO_MOVES = "no_moves"
+    WIPEOUT = "wipeout"
+    LINE = "line"
+    ALL_BOARDS_DECIDED = "all_boards_decided"
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a finished position ended.
 
-    ``winner`` is 0 or 1, or None for a draw. ``reason`` is a short slug
-    (``"no_moves"``, ``"line"``, ``"wipeout"``, ``"board_full"``, ...) that the site
-    translates for players.
+    ``winner`` is 0 or 1, or None for a draw; ``reason`` says why the position is over.
     """
 
     winner: Side | None
     score: tuple[int, int]
-    reason: str
+    reason: OutcomeReason
 
 
 @runtime_checkable

@@ -64,7 +64,15 @@ from __future__ import annotations
 from itertools import product
 from typing import Any, ClassVar, NamedTuple
 
-from games.engines.base import IllegalMove, InvalidPosition, Outcome, common_view, compress_runs, expand_ranks
+from games.engines.base import (
+    IllegalMove,
+    InvalidPosition,
+    Outcome,
+    OutcomeReason,
+    common_view,
+    compress_runs,
+    expand_ranks,
+)
 
 FILES = "abcdefghi"
 CENTRE = 40  # e5 = (1, 1, 1, 1)
@@ -264,7 +272,7 @@ class FourTacToeEngine:
             return None
         sx, so = state.score_x, state.score_o
         winner = None if sx == so else (0 if sx > so else 1)
-        return Outcome(winner=winner, score=(sx, so), reason="board_full")
+        return Outcome(winner=winner, score=(sx, so), reason=OutcomeReason.BOARD_FULL)
 
     def live_lines(self, state: FourTacToeState, cell: str, side: int) -> list[int]:
         """Hover help (SPEC 1.5): indexes into ``LINES`` to highlight over ``cell`` for ``side``.

@@ -86,7 +86,7 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar, NamedTuple
 
-from games.engines.base import IllegalMove, InvalidPosition, Outcome, common_view
+from games.engines.base import IllegalMove, InvalidPosition, Outcome, OutcomeReason, common_view
 
 SQUARES = range(1, 10)
 # The eight lines, as square numbers.
@@ -205,9 +205,9 @@ def _result(classical: tuple[int, ...]) -> tuple[tuple[int, int], Outcome | None
     score = (counts[0], counts[1])
     outcome = None
     if lines:
-        outcome = Outcome(0 if best[0] < best[1] else 1, score, "line")
+        outcome = Outcome(0 if best[0] < best[1] else 1, score, OutcomeReason.LINE)
     elif all(classical):
-        outcome = Outcome(None, score, "board_full")
+        outcome = Outcome(None, score, OutcomeReason.BOARD_FULL)
     if len(_results) > 100_000:  # bound the memory of a long-running server
         _results.clear()
     _results[classical] = (score, outcome)

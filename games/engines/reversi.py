@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, ClassVar, NamedTuple
 
-from games.engines.base import IllegalMove, InvalidPosition, Outcome, common_view
+from games.engines.base import IllegalMove, InvalidPosition, Outcome, OutcomeReason, common_view
 
 FULL = 0xFFFFFFFFFFFFFFFF
 NOT_A = 0xFEFEFEFEFEFEFEFE  # every square except column a
@@ -348,11 +348,11 @@ class ReversiEngine:
             return None
         black, white = self.score(state)
         if not black or not white:
-            reason = "wipeout"
+            reason = OutcomeReason.WIPEOUT
         elif black + white == 64:
-            reason = "board_full"
+            reason = OutcomeReason.BOARD_FULL
         else:
-            reason = "no_moves"
+            reason = OutcomeReason.NO_MOVES
         winner = None if black == white else (0 if black > white else 1)
         return Outcome(winner=winner, score=(black, white), reason=reason)
 

@@ -66,7 +66,15 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, NamedTuple
 
-from games.engines.base import IllegalMove, InvalidPosition, Outcome, common_view, compress_runs, expand_ranks
+from games.engines.base import (
+    IllegalMove,
+    InvalidPosition,
+    Outcome,
+    OutcomeReason,
+    common_view,
+    compress_runs,
+    expand_ranks,
+)
 
 FILES = "abcdefghi"
 FULL9 = 0x1FF
@@ -318,11 +326,11 @@ class UltimateTTTEngine:
     def outcome(self, state: UltimateTTTState) -> Outcome | None:
         score = self.score(state)
         if WIN[state.won_x]:
-            return Outcome(winner=0, score=score, reason="line")
+            return Outcome(winner=0, score=score, reason=OutcomeReason.LINE)
         if WIN[state.won_o]:
-            return Outcome(winner=1, score=score, reason="line")
+            return Outcome(winner=1, score=score, reason=OutcomeReason.LINE)
         if state.closed == FULL9:
-            return Outcome(winner=None, score=score, reason="all_boards_decided")
+            return Outcome(winner=None, score=score, reason=OutcomeReason.ALL_BOARDS_DECIDED)
         return None
 
     # -- text and storage ---------------------------------------------------

@@ -11,10 +11,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.identity import Identity
-from games import events, rows
+from games.live import events
+from games.live.protocol import EventName
 from games.models import Game
-from games.protocol import EventName
 from games.services import deadlines, queue
+from games.store import rows
 
 
 class Code(StrEnum):
@@ -66,7 +67,6 @@ class MoveResult:
     ply: int  # the ply the move was stored at
     version: int
     duplicate: bool = False  # a resent move that was already applied
-    flagged: bool = False  # the mover's time had run out: the game ended instead
 
 
 def now() -> datetime:
@@ -89,23 +89,23 @@ def side_of(game: Game, identity: Identity) -> int:
     return side
 
 
-def require_active(game: Game) -> None:
-    if game.status == Game.Status.WAITING:
-        raise GameError(Code.NOT_STARTED, _("The game has not started yet."))
-    if game.is_over:
-        raise GameError(Code.GAME_OVER, _("The game is over."))
+def seal(game: Game, *, at: datetime) -> None:
+    """The step before storing any change, on either path: the deadlines recomputed, a new version."""
+    deadlines.refresh(game, now=at)
+    game.version += 1
 
 
 def commit_and_announce(game: Game, event: EventName) -> None:
     """Store a change of the game under a new version; after commit, broadcast it and queue what it calls for.
 
-    The one way a use case saves a changed game: the deadlines are recomputed,
-    the snapshot goes to the game's sockets only once the transaction commits
-    (nobody ever sees a state that could still roll back), and the work the new
-    state asks for (the computer's move, a clock about to fall) is queued then too.
+    The locked backend of "store and announce" (the compare-and-set one is
+    ``games.live.store_and_announce``; both ``seal`` the game and queue
+    ``queue.follow_ups``): the snapshot goes to the game's sockets only once
+    the transaction commits (nobody ever sees a state that could still roll
+    back), and the work the new state asks for (the computer's move, a clock
+    about to fall) is queued then too.
     """
-    deadlines.refresh(game, now=now())
-    game.version += 1
+    seal(game, at=now())
     rows.save_game(game)
     payload = events.snapshot(game)
     game_id = game.pk

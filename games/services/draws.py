@@ -11,9 +11,9 @@ from django.utils.translation import ngettext
 from accounts.identity import Identity
 from games.models import EndReason, Game
 from games.services import queue
-from games.services.base import Code, GameError, commit_and_announce, locked, now, require_active, side_of
+from games.services.base import Code, GameError, commit_and_announce, locked, now
 from games.services.deadlines import draw_offer_lifetime
-from games.services.ending import finish
+from games.services.envelope import finish, player_command
 
 
 def draw_offer_live(game: Game, *, at: datetime) -> bool:
@@ -25,11 +25,8 @@ def draw_offer_live(game: Game, *, at: datetime) -> bool:
 
 
 def offer_draw(*, game_id: int, identity: Identity) -> Game:
-    moment = now()
-    with transaction.atomic():
-        game = locked(game_id)
-        side = side_of(game, identity)
-        require_active(game)
+    def act(game: Game, side: int) -> Game:
+        moment = now()
         if game.against_computer:
             raise GameError(Code.NO_DRAWS, _("The computer does not take draw offers."))
         if draw_offer_live(game, at=moment):
@@ -48,14 +45,13 @@ def offer_draw(*, game_id: int, identity: Identity) -> Game:
         game.draw_offer_at = moment
         commit_and_announce(game, "draw_offer")
         queue.draw_lapse(game_id, moment.isoformat())
-    return game
+        return game
+
+    return player_command(game_id, identity, act)
 
 
 def answer_draw(*, game_id: int, identity: Identity, accept: bool) -> Game:
-    with transaction.atomic():
-        game = locked(game_id)
-        side = side_of(game, identity)
-        require_active(game)
+    def act(game: Game, side: int) -> Game:
         offerer = game.draw_offer_side
         if offerer is None or not draw_offer_live(game, at=now()) or offerer == side:
             raise GameError(Code.NO_OFFER, _("There is no draw offer to answer."))
@@ -65,7 +61,9 @@ def answer_draw(*, game_id: int, identity: Identity, accept: bool) -> Game:
         game.set_draw_declined_ply(offerer, game.ply)
         game.clear_draw_offer()
         commit_and_announce(game, "draw_declined")
-    return game
+        return game
+
+    return player_command(game_id, identity, act)
 
 
 def lapse_draw_offer(*, game_id: int, offered_at: str) -> bool:

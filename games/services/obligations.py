@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
+from enum import StrEnum
 
 from django.db import transaction
 
-from games import rows
 from games.models import EndReason, Game
 from games.services import queue
 from games.services.base import GameError, commit_and_announce, locked, now
@@ -27,41 +27,51 @@ from games.services.deadlines import (
     next_attention,
 )
 from games.services.draws import draw_offer_live
-from games.services.ending import finish, flag_if_expired
+from games.services.envelope import finish, flag_if_expired
 from games.services.setup import expire_waiting_game
+from games.store import rows
 
 logger = logging.getLogger(__name__)
 
 
-def attend(game_id: int) -> str:
-    """Do whatever this game is owed now; returns what was done ("" for nothing)."""
+class Attended(StrEnum):
+    """What ``attend`` did for a game."""
+
+    EXPIRED = "expired"  # an invitation nobody took, or an untimed computer game nobody touched
+    FLAGGED = "flagged"
+    DRAW_LAPSED = "draw_lapsed"
+    COMPUTER_MOVE = "computer_move"  # queued again
+
+
+def attend(game_id: int) -> Attended | None:
+    """Do whatever this game is owed now; returns what was done (None for nothing)."""
     moment = now()
     with transaction.atomic():
         try:
             game = locked(game_id)
         except GameError:
-            return ""
+            return None
         if game.status == Game.Status.WAITING and moment >= game.created_at + WAITING_EXPIRY:
             expire_waiting_game(game)
-            return "expired"
+            return Attended.EXPIRED
         if game.status == Game.Status.ACTIVE:
             if flag_if_expired(game):
-                return "flagged"
+                return Attended.FLAGGED
             if game.draw_offer_at is not None and not draw_offer_live(game, at=moment):
                 game.clear_draw_offer()
                 commit_and_announce(game, "draw_lapsed")
-                return "draw_lapsed"
+                return Attended.DRAW_LAPSED
             idle = moment - (game.turn_started_at or moment)
             if game.ai_of(game.to_move):
                 if idle >= COMPUTER_GRACE:
                     queue.computer_move(game_id, game.ply)
                     _store_attention(game, moment + COMPUTER_RETRY)
-                    return "computer_move"
+                    return Attended.COMPUTER_MOVE
             elif game.against_computer and not game.time_control and idle >= IDLE_COMPUTER_EXPIRY:
                 finish(game, winner=None, reason=EndReason.EXPIRED, status=Game.Status.ABORTED)
-                return "expired"
+                return Attended.EXPIRED
         _store_attention(game, next_attention(game, now=moment))
-        return ""
+        return None
 
 
 def _store_attention(game: Game, when: datetime | None) -> None:
@@ -79,7 +89,7 @@ def attend_overdue(*, limit: int = 500) -> int:
     done = 0
     for game_id in list(overdue[:limit]):
         try:
-            done += bool(attend(game_id))
+            done += attend(game_id) is not None
         except Exception:  # one broken game must not starve the others
             logger.exception("obligations sweep: game %s", game_id)
     return done

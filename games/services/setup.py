@@ -8,13 +8,14 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.identity import Identity
-from games import events
 from games.engines import get
 from games.engines.base import InvalidPosition
+from games.live import events
 from games.models import DEFAULT_TIME_MINUTES, TIME_CONTROL_CHOICES, EndReason, Game
 from games.services import deadlines, queue
-from games.services.base import Code, GameError, commit_and_announce, locked, now, side_of
-from games.services.ending import announce_finished, end_for_new_game
+from games.services.base import Code, GameError, commit_and_announce, locked, now
+from games.services.ending import end_for_new_game
+from games.services.envelope import announce_finished, player_command
 
 AI_LEVELS = ("easy", "medium", "hard")
 
@@ -221,9 +222,8 @@ def rematch_computer(*, game_id: int, identity: Identity) -> Game:
     ``ending.end_for_new_game``), so it never lingers "in progress" until its
     clock runs out.
     """
-    with transaction.atomic():
-        game = locked(game_id)
-        side = side_of(game, identity)
+
+    def act(game: Game, side: int) -> Game:
         level = game.ai_of(1 - side)
         if not level:
             raise GameError(Code.NO_REMATCH, _("'New game' is for games against the computer."))
@@ -236,3 +236,6 @@ def rematch_computer(*, game_id: int, identity: Identity) -> Game:
             minutes=game.time_control // 60,
             start_fen=game.start_fen,
         )
+
+    # Works on a finished game too: a clock that ran out ends the game first, then the new one starts.
+    return player_command(game_id, identity, act, needs_active=False)

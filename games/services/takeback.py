@@ -2,24 +2,26 @@
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.identity import Identity
-from games.models import Game, Move
-from games.services.base import Code, GameError, commit_and_announce, locked, now, require_active, side_of
-from games.services.ending import finish
-from games.services.moves import COMPUTER_CLIENT_ID, SERVER_CLIENT_ID, apply_move
+from games.models import EndReason, Game, Move
+from games.services.base import Code, GameError, commit_and_announce, now
+from games.services.decide import COMPUTER_CLIENT_ID, SERVER_CLIENT_ID, apply_move
+from games.services.envelope import finish, player_command
+from games.store import rows
 
 REDO_CLIENT_ID = "redo"
 
 
 def undo(*, game_id: int, identity: Identity) -> Game:
-    """Take back your last move and everything after it (the computer's reply, forced passes)."""
-    with transaction.atomic():
-        game = locked(game_id)
-        side = side_of(game, identity)
-        require_active(game)
+    """Take back your last move and everything after it (the computer's reply, forced passes).
+
+    Nothing is given back on the clocks: the moves taken back keep the time they
+    used, and so does the turn under way (docs/protocol.md, "Undo and the clock").
+    """
+
+    def act(game: Game, side: int) -> Game:
         if not game.against_computer:
             raise GameError(Code.NO_UNDO, _("Moves can only be taken back against the computer."))
         if game.to_move != side:
@@ -36,20 +38,20 @@ def undo(*, game_id: int, identity: Identity) -> Game:
         removed = moves[cut:]
         Move.objects.filter(game=game, ply__gte=cut).delete()
         game.redo_moves = [m.token for m in removed] + list(game.redo_moves)
-        _rebuild(game, [m.token for m in moves[:cut]])
+        _rebuild(game, [m.token for m in moves[:cut]], side=side)
         commit_and_announce(game, "undo")
-    return game
+        return game
+
+    return player_command(game_id, identity, act)
 
 
 def redo(*, game_id: int, identity: Identity) -> Game:
     """Replay what undo took back, up to and including the computer's reply."""
-    at = now()
-    with transaction.atomic():
-        game = locked(game_id)
-        side = side_of(game, identity)
-        require_active(game)
+
+    def act(game: Game, side: int) -> Game:
         if not game.redo_moves:
             raise GameError(Code.NOTHING_TO_REDO, _("There is nothing to redo."))
+        at = now()
         engine = game.engine
         redo_moves = list(game.redo_moves)
         # Replay our move, then everything up to our next turn.
@@ -67,18 +69,28 @@ def redo(*, game_id: int, identity: Identity) -> Game:
                 client = SERVER_CLIENT_ID
             else:
                 client = COMPUTER_CLIENT_ID if mover != side else REDO_CLIENT_ID
-            apply_move(game, mover, token, client_id=client, at=at)
+            apply_move(game, mover, token, client_id=client, at=at, store=rows.insert_move)
             first = False
         game.redo_moves = redo_moves
         outcome = engine.outcome(game.engine_state())
         if outcome is not None:
-            finish(game, winner=outcome.winner, reason=outcome.reason)
+            finish(game, winner=outcome.winner, reason=EndReason(outcome.reason))
         else:
             commit_and_announce(game, "redo")
-    return game
+        return game
+
+    return player_command(game_id, identity, act)
 
 
-def _rebuild(game: Game, tokens: list[str]) -> None:
+def _rebuild(game: Game, tokens: list[str], *, side: int) -> None:
+    """The position after ``tokens``, ``side`` to move, its clock charged with the turn under way.
+
+    ``clock_ms(side)`` is what ``side`` had left when the turn began; the time
+    since then is spent, so it is charged before the turn starts again now.
+    """
+    at = now()
+    if game.time_control:
+        game.set_clock(side, game.remaining_ms(side, now=at))
     engine = game.engine
     state = game.start_state()
     for token in tokens:
@@ -86,4 +98,4 @@ def _rebuild(game: Game, tokens: list[str]) -> None:
     game.tokens = tokens
     game.ply = len(tokens)
     game.set_engine_state(state)
-    game.turn_started_at = now()
+    game.turn_started_at = at

@@ -249,10 +249,13 @@ def board_diagram(
             out.append(f'<rect class="{cls}" x="{x}" y="{y}" width="{CELL}" height="{CELL}"/>')
     for name in _items(closed):
         x, y = grid.origin(*grid.cell(name))
+        # As on the live board: a "no entry" sign, never the X player X plays.
+        cx, cy, r = x + CELL / 2, y + CELL / 2, CELL * 0.26
+        d = round(r * 0.7071, 2)
         out.append(
             f'<rect class="closed" x="{x}" y="{y}" width="{CELL}" height="{CELL}"/>'
-            f'<path class="closed-x" d="M{x + 8} {y + 8}L{x + CELL - 8} {y + CELL - 8}'
-            f'M{x + CELL - 8} {y + 8}L{x + 8} {y + CELL - 8}"/>'
+            f'<circle class="closed-sign" cx="{cx}" cy="{cy}" r="{r}"/>'
+            f'<path class="closed-sign" d="M{cx - d} {cy + d}L{cx + d} {cy - d}"/>'
         )
     path_svg, path_key = _paths(grid, paths)
     out.extend(path_svg)
@@ -335,6 +338,6 @@ def seat_names(game) -> str:
 @register.simple_tag
 def recent_games_of(player) -> list:
     """The profile's "Recent games": the player's last finished games, newest first."""
-    from games.selectors import recent_games
+    from games.store.selectors import recent_games
 
     return recent_games(player)

@@ -83,6 +83,17 @@ function postButton(action, label, className = "") {
   return wrapper;
 }
 
+// Only registered players take open challenges: a guest gets a way to log in instead.
+function takeControl(item) {
+  const loginUrl = home.dataset.loginUrl;
+  if (!loginUrl) return postButton(`/play/${item.id}/take/`, gettext("Take"));
+  const link = document.createElement("a");
+  link.className = "login-to-take";
+  link.href = loginUrl;
+  link.textContent = gettext("Log in to take");
+  return link;
+}
+
 function renderChallenges(challenges, names) {
   const list = document.getElementById("challenges");
   list.replaceChildren();
@@ -100,7 +111,7 @@ function renderChallenges(challenges, names) {
     }), " ");
     row.appendChild(item.mine
       ? postButton(`/play/${item.id}/cancel/`, gettext("Cancel"), "secondary")
-      : postButton(`/play/${item.id}/take/`, gettext("Take")));
+      : takeControl(item));
     list.appendChild(row);
   }
 }

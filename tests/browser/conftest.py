@@ -142,8 +142,9 @@ def new_context(browser, site_url, csp_violations):
     """
     contexts = []
 
-    def make(*, viewport: dict | None = None, session_cookie: str | None = None):
-        context = browser.new_context(viewport=viewport or DESKTOP, base_url=site_url)
+    def make(*, viewport: dict | None = None, session_cookie: str | None = None, **options):
+        # options: more of Playwright's context options, e.g. has_touch for a phone's finger.
+        context = browser.new_context(viewport=viewport or DESKTOP, base_url=site_url, **options)
         context.set_default_timeout(20_000)
         _watch_csp(context, csp_violations)
         if session_cookie:

@@ -6,6 +6,8 @@ notification socket, guests by polling.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.utils import translation
 from playwright.sync_api import expect
@@ -65,6 +67,10 @@ def test_a_player_analyses_a_game_and_reads_the_graph_and_the_blunder(
     graph = page.locator("#analysis-graph svg.eval-graph")
     expect(graph).to_be_visible()
     expect(graph.locator(".eval-hit")).to_have_count(total)
+    # Each point's chances read as a percentage, never a negative number.
+    for title in graph.locator(".eval-hit title").all_text_contents():
+        chances = int(re.search(r"(\d{1,3}) %$", title).group(1))
+        assert 0 <= chances <= 100 and "-" not in title, title
     expect(graph.locator(".eval-current")).to_have_attribute("data-current", str(len(SHORT_REVERSI)))
     graph.locator('.eval-hit[data-ply="3"]').hover()
     expect(graph.locator(".eval-current")).to_have_attribute("data-current", "3")

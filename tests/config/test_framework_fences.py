@@ -4,7 +4,7 @@ Five modules reach past a library's public surface, each for a measured reason
 (docs/performance.md): ``config/channel_layer.py`` (channels_redis),
 ``config/websocket.py`` (channels' consumer loop), ``config/daphne_server.py``
 (daphne's server and Twisted's reactor),
-``config/body_limit.py`` (daphne's request) and ``games/rows.py`` (Django's SQL
+``config/body_limit.py`` (daphne's request) and ``games/store/rows.py`` (Django's SQL
 compiler). pyproject.toml pins those libraries to the minor versions tested; this
 test is what fails first, and says what moved, when an upgrade changes them.
 """

@@ -22,7 +22,7 @@ from django.test import Client
 
 from accounts.identity import Identity
 from games import services as game_services
-from games.bot import GameBot
+from games.live.bot import GameBot
 from games.models import Game, Move
 from tests.deploy.conftest import read_layout
 from tests.processes import EXTERNAL_SITE, site_ws_url

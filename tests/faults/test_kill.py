@@ -22,8 +22,8 @@ import pytest
 import redis
 
 from accounts.identity import Identity
-from games import presence
 from games import services as play
+from games.live import presence
 from games.models import Game, Move
 from ratings.models import AppliedGame, RatingChange
 

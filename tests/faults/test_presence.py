@@ -3,7 +3,7 @@
 A socket's close is what announced a player offline; kill -9 closes nothing, and
 the old counter in Redis kept the player "online" for six hours. Now a process
 is online only while its heartbeat is fresh, and a surviving process announces
-the players of a dead one (games/presence.py). The TTL is 2 s here instead of
+the players of a dead one (games/live/presence.py). The TTL is 2 s here instead of
 45 s, so the whole story takes seconds.
 """
 

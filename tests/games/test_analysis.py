@@ -10,11 +10,11 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.identity import Identity
-from games import analysis
 from games.ai import analysis as maths
 from games.engines import get
 from games.engines.base import replay
 from games.models import Analysis, Game
+from games.services import analysis
 from tests.games.conftest import capture_analysis_tasks
 
 # Black wipes white out on the ninth move.

@@ -6,10 +6,10 @@ import pytest
 from django.test import Client
 
 from accounts.identity import Identity
-from games import analysis
 from games.engines import get
 from games.engines.base import replay
 from games.models import PositionEvaluation
+from games.services import analysis, analysis_board
 from tests.games.conftest import capture_analysis_tasks
 
 REVERSI = get("reversi")
@@ -23,18 +23,18 @@ def queued(monkeypatch):
 
 
 def test_positions_come_from_a_fen_and_moves_and_bad_input_is_refused():
-    start = analysis.board_position("reversi")
+    start = analysis_board.board_position("reversi")
     assert start["fen"] == REVERSI.fen(REVERSI.initial())
-    after = analysis.board_position("reversi", start["fen"], ["d3", "c3"])
+    after = analysis_board.board_position("reversi", start["fen"], ["d3", "c3"])
     assert after["fen"] == REVERSI.fen(replay(REVERSI, ["d3", "c3"]))
     assert after["position"]["to_move"] == 0
     with pytest.raises(analysis.AnalysisRefused, match="That position is not valid") as bad:
-        analysis.board_position("reversi", "not a position")
+        analysis_board.board_position("reversi", "not a position")
     assert bad.value.code == "bad_position"
     with pytest.raises(analysis.AnalysisRefused, match="That move is not legal here"):
-        analysis.board_position("reversi", "", ["a1"])
+        analysis_board.board_position("reversi", "", ["a1"])
     with pytest.raises(analysis.AnalysisRefused) as unknown:
-        analysis.board_position("chess")
+        analysis_board.board_position("chess")
     assert unknown.value.code == "not_found"
 
 
@@ -44,19 +44,21 @@ def test_an_evaluation_is_queued_once_then_served_from_the_store(
 ):
     ann, bob = user_factory("ann"), user_factory("bob")
     with django_capture_on_commit_callbacks(execute=True):
-        pending = analysis.request_board_evaluation(
+        pending = analysis_board.request_board_evaluation(
             slug="reversi", fen=CORNER_ON_OFFER, identity=Identity(ann, None)
         )
     assert pending["status"] == "pending" and len(queued) == 1
     # Asked again while it runs: nothing new is queued.
     with django_capture_on_commit_callbacks(execute=True):
-        analysis.request_board_evaluation(slug="reversi", fen=CORNER_ON_OFFER, identity=Identity(bob, None))
+        analysis_board.request_board_evaluation(
+            slug="reversi", fen=CORNER_ON_OFFER, identity=Identity(bob, None)
+        )
     assert len(queued) == 1
-    assert analysis.board_evaluation("reversi", CORNER_ON_OFFER)["status"] == "pending"
-    analysis.run_board_evaluation(queued[0])
-    done = analysis.board_evaluation("reversi", CORNER_ON_OFFER)
+    assert analysis_board.board_evaluation("reversi", CORNER_ON_OFFER)["status"] == "pending"
+    analysis_board.run_board_evaluation(queued[0])
+    done = analysis_board.board_evaluation("reversi", CORNER_ON_OFFER)
     assert done["status"] == "done" and done["best"] == "a1" and done["chances"] < -0.3
-    again = analysis.request_board_evaluation(
+    again = analysis_board.request_board_evaluation(
         slug="reversi", fen=CORNER_ON_OFFER, identity=Identity(bob, None)
     )
     assert again == done and PositionEvaluation.objects.count() == 1
@@ -67,23 +69,23 @@ def test_board_limits_one_at_a_time_and_a_daily_quota(user_factory, queued, sett
     settings.BOARD_DAILY_QUOTA = 2
     ann = user_factory()
     me = Identity(ann, None)
-    first = analysis.board_position("reversi", "", ["d3"])["fen"]
-    second = analysis.board_position("reversi", "", ["c4"])["fen"]
-    third = analysis.board_position("reversi", "", ["f5"])["fen"]
-    analysis.request_board_evaluation(slug="reversi", fen=first, identity=me)
+    first = analysis_board.board_position("reversi", "", ["d3"])["fen"]
+    second = analysis_board.board_position("reversi", "", ["c4"])["fen"]
+    third = analysis_board.board_position("reversi", "", ["f5"])["fen"]
+    analysis_board.request_board_evaluation(slug="reversi", fen=first, identity=me)
     with pytest.raises(analysis.AnalysisRefused, match="Wait for the evaluation"):
-        analysis.request_board_evaluation(slug="reversi", fen=second, identity=me)
-    analysis.run_board_evaluation(PositionEvaluation.objects.get(fen=first).pk)
-    analysis.request_board_evaluation(slug="reversi", fen=second, identity=me)
-    analysis.run_board_evaluation(PositionEvaluation.objects.get(fen=second).pk)
+        analysis_board.request_board_evaluation(slug="reversi", fen=second, identity=me)
+    analysis_board.run_board_evaluation(PositionEvaluation.objects.get(fen=first).pk)
+    analysis_board.request_board_evaluation(slug="reversi", fen=second, identity=me)
+    analysis_board.run_board_evaluation(PositionEvaluation.objects.get(fen=second).pk)
     with pytest.raises(analysis.AnalysisRefused, match="your 2 evaluations") as over:
-        analysis.request_board_evaluation(slug="reversi", fen=third, identity=me)
+        analysis_board.request_board_evaluation(slug="reversi", fen=third, identity=me)
     assert over.value.code == "quota" and over.value.retry_at is not None
     # Positions already evaluated cost nothing.
-    assert analysis.request_board_evaluation(slug="reversi", fen=first, identity=me)["status"] == "done"
+    assert analysis_board.request_board_evaluation(slug="reversi", fen=first, identity=me)["status"] == "done"
     finished = REVERSI.fen(replay(REVERSI, ["d3", "c3", "b3", "d2", "e1", "d6", "d7", "e3", "f4"]))
     with pytest.raises(analysis.AnalysisRefused, match="already over"):
-        analysis.request_board_evaluation(slug="reversi", fen=finished, identity=me)
+        analysis_board.request_board_evaluation(slug="reversi", fen=finished, identity=me)
 
 
 @pytest.mark.django_db
@@ -101,7 +103,7 @@ def test_board_pages_and_endpoints(user_factory, queued, django_capture_on_commi
     with django_capture_on_commit_callbacks(execute=True):  # a guest is made on the spot
         asked = client.post("/analysis/reversi/evaluate.json", {"fen": CORNER_ON_OFFER})
     assert asked.status_code == 200 and asked.json()["status"] == "pending" and queued
-    analysis.run_board_evaluation(queued[0])
+    analysis_board.run_board_evaluation(queued[0])
     answer = client.get("/analysis/reversi/evaluate.json", {"fen": CORNER_ON_OFFER}).json()
     assert answer["status"] == "done" and answer["best"] == "a1"
     assert client.put("/analysis/reversi/evaluate.json").status_code == 405

@@ -6,7 +6,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from accounts.identity import Identity
-from games import analysis
+from games.services import analysis
 from tests.accounts.test_notify import logged_in_client, socket_for
 from tests.games.test_analysis import SHORT_REVERSI, finished_game
 

@@ -330,7 +330,7 @@ async def test_a_sync_after_the_clock_ran_out_shows_the_loss_on_time(human_game)
 
 async def test_a_move_made_while_the_opponent_s_socket_opens_still_reaches_it(human_game, monkeypatch):
     """The socket listens before it reads the game: a move in between arrives as an event."""
-    from games import consumers
+    from games.live import consumers
 
     game_id, (alice_identity, _), (_, bob) = await database_sync_to_async(human_game)()
     original = consumers._open
@@ -347,4 +347,25 @@ async def test_a_move_made_while_the_opponent_s_socket_opens_still_reaches_it(hu
     assert state["game"]["moves"] == []  # read before the move
     event = await next_of(b, "event")
     assert shown(event, state["game"])["moves"] == ["d3"]
+    await b.disconnect()
+
+
+async def test_accepting_a_draw_after_the_clock_ran_out_loses_on_time_instead(human_game):
+    """Alice offered a draw and let her clock run out; Bob accepts before any flag task came."""
+    game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)(minutes=1)
+    a, _ = await open_socket(game_id, alice)
+    b, _ = await open_socket(game_id, bob)
+    await a.send_json_to({"type": "offer_draw"})
+    assert (await next_of(b, "event"))["event"] == "draw_offer"
+    await database_sync_to_async(
+        lambda: Game.objects.filter(pk=game_id).update(turn_started_at=timezone.now() - timedelta(seconds=70))
+    )()
+    await b.send_json_to({"type": "accept_draw", "id": 7})
+    end = await next_of(a, "event")
+    while end["event"] != "end":  # Alice's own offer comes first
+        end = await next_of(a, "event")
+    assert end["game"]["result"] == {"winner": 1, "reason": "timeout", "score": [2, 2]}
+    refused = await next_of(b, "error")
+    assert (refused["code"], refused["id"]) == ("game_over", 7)
+    await a.disconnect()
     await b.disconnect()

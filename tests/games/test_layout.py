@@ -60,15 +60,28 @@ def test_no_module_of_games_imports_itself_round_a_circle():
 
 
 def test_the_game_row_keeps_no_save_override_auto_now_or_signals_that_rows_py_would_skip():
-    # games/rows.py writes Game rows with precompiled SQL (measured +20 % moves/s).
+    # games/store/rows.py writes Game rows with precompiled SQL (measured +20 % moves/s).
     assert Game.save is models.Model.save, "Game.save is overridden: rows.save_game would bypass it"
     for field in Game._meta.concrete_fields:
         assert not getattr(field, "auto_now", False), f"{field.name} has auto_now: rows.save_game skips it"
     from django.db.models.signals import post_init, post_save, pre_init, pre_save
 
     assert not pre_save.has_listeners(Game) and not post_save.has_listeners(Game)
-    # games/live.py builds Game instances without Model.__init__ (measured: 2 % of a move).
+    # games/live/fastpath.py builds Game instances without Model.__init__ (measured: 2 % of a move).
     assert Game.__init__ is models.Model.__init__, (
         "Game.__init__ is overridden: live.Seen.game would bypass it"
     )
     assert not pre_init.has_listeners(Game) and not post_init.has_listeners(Game)
+
+
+def test_the_layers_are_packages_and_no_live_play_module_grows_past_400_lines():
+    # CONTRIBUTING.md's map: live/ (sockets, messages, the fast path), web/ (pages),
+    # services/ (every change to a game), store/ (SQL and reads), engines/ and ai/.
+    for layer in ("live", "web", "services", "store", "engines", "ai"):
+        assert (GAMES / layer / "__init__.py").exists(), f"games/{layer}/ is not a package"
+    long = {
+        str(path.relative_to(GAMES)): length
+        for path in [*(GAMES / "live").glob("*.py"), *(GAMES / "services").glob("*.py")]
+        if (length := len(path.read_text().splitlines())) > 400
+    }
+    assert long == {}, f"live-play modules over 400 lines: {long}"

@@ -1,10 +1,12 @@
-"""The fast path of a move (games/live.py): the same result as the locked path, in one statement.
+"""The fast path of a move (games/live/fastpath.py): the same result as the locked path, in one statement.
 
 These need PostgreSQL (SQLite has no UPDATE inside WITH, so there every move
 takes the locked path); CI runs them in its PostgreSQL stage.
 """
 
 from __future__ import annotations
+
+from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
@@ -136,23 +138,23 @@ async def test_a_process_that_serves_the_other_player_applies_the_move_s_changes
 ):
     """Alice's socket and Bob's on different daphne processes: Bob's process learns
     Alice's move from its event alone, and checks Bob's reply without reading the row."""
-    from games import live
+    from games.live import fastpath
 
     game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)()
     a, _ = await open_socket(game_id, alice)
     b, _ = await open_socket(game_id, bob)
     # One process stands for two: the row Alice's process keeps after her move
     # is not put where Bob's process would see it.
-    monkeypatch.setattr(live.cache, "put", lambda game, players: None)
+    monkeypatch.setattr(fastpath.cache, "put", lambda game, players: None)
     await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": "m1"})
     await next_of(b, "event")
     monkeypatch.undo()
-    cached = live.cache.get(game_id)
+    cached = fastpath.cache.get(game_id)
     assert cached is not None and not cached.stale
-    fresh = await live.read(game_id, cached)
+    fresh = await fastpath.read(game_id, cached)
     assert fresh is not None and fresh.values == cached.values, "the event brought the row as stored"
 
-    reads = record_calls(monkeypatch, live, "read")
+    reads = record_calls(monkeypatch, fastpath, "read")
     await b.send_json_to({"type": "move", "move": "c3", "ply": 1, "id": "m2"})
     await next_of(b, "ack")
     assert reads == [] and locked_path_calls == []
@@ -165,18 +167,18 @@ async def test_a_process_that_missed_an_event_reads_the_row_before_the_next_move
     human_game, locked_path_calls, monkeypatch
 ):
     """Changes apply only to the version just below: with one event lost, the row is read."""
-    from games import live
+    from games.live import fastpath
 
     game_id, (alice_identity, _), (_, bob) = await database_sync_to_async(human_game)()
     b, state = await open_socket(game_id, bob)
-    cached = live.cache.get(game_id)
+    cached = fastpath.cache.get(game_id)
     await database_sync_to_async(services.play_move)(
         game_id=game_id, identity=alice_identity, token="d3", ply=0
     )
-    live.cache.saw_version(game_id, state["v"] + 2, {"version": state["v"] + 2})  # v + 1 never came
-    assert live.cache.get(game_id).stale and live.cache.get(game_id).values == cached.values
+    fastpath.cache.saw_version(game_id, state["v"] + 2, {"version": state["v"] + 2})  # v + 1 never came
+    assert fastpath.cache.get(game_id).stale and fastpath.cache.get(game_id).values == cached.values
 
-    reads = record_calls(monkeypatch, live, "read")
+    reads = record_calls(monkeypatch, fastpath, "read")
     await b.send_json_to({"type": "move", "move": "c3", "ply": 1, "id": "m2"})
     assert (await next_of(b, "ack"))["v"] == state["v"] + 2
     assert len(reads) == 1 and locked_path_calls == ["d3"]  # alice's, made through the locked path above
@@ -214,6 +216,22 @@ async def test_a_resent_move_is_answered_by_the_locked_path_as_a_duplicate(human
     await a.disconnect()
 
 
+async def test_a_move_after_the_clock_ran_out_is_handed_to_the_locked_path_which_ends_the_game_on_time(
+    human_game, locked_path_calls, monkeypatch
+):
+    """The cached row says the clock has run out: the fast path stores nothing and the locked path flags."""
+    game_id, (_, alice), _ = await database_sync_to_async(human_game)(minutes=1)
+    a, _ = await open_socket(game_id, alice)
+    moment = timezone.now() + timedelta(seconds=70)
+    monkeypatch.setattr(timezone, "now", lambda: moment)  # Alice thought for 70 s on a 1-minute clock
+    await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": "m1"})
+    assert (await next_of(a, "error"))["code"] == "timeout" and locked_path_calls == ["d3"]
+    game = await database_sync_to_async(Game.objects.get)(pk=game_id)
+    assert (game.end_reason, game.winner, game.clock0_ms) == ("timeout", 1, 0)
+    assert await database_sync_to_async(_moves)(game_id) == []
+    await a.disconnect()
+
+
 async def test_a_guest_who_registers_mid_game_is_not_undone_by_the_next_move(human_game):
     """Writes that bump no version (here: a guest's seat passing to their new account) are never overwritten."""
     game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)()
@@ -238,7 +256,7 @@ async def test_a_stale_move_is_refused_by_the_locked_path_with_its_message(human
 async def test_a_reconnect_to_a_process_that_saw_the_game_reads_it_fresh_without_a_database_thread(
     human_game, monkeypatch
 ):
-    from games import consumers
+    from games.live import consumers
 
     game_id, (alice_identity, alice), (bob_identity, bob) = await database_sync_to_async(human_game)()
     a, first = await open_socket(game_id, alice)  # through a database thread: this process now knows the game
@@ -255,7 +273,7 @@ async def test_a_reconnect_to_a_process_that_saw_the_game_reads_it_fresh_without
 
 
 async def test_a_player_s_ping_is_checked_on_the_event_loop_s_connection(human_game, monkeypatch):
-    from games import consumers
+    from games.live import consumers
 
     game_id, (alice_identity, alice), _ = await database_sync_to_async(human_game)()
     a, first = await open_socket(game_id, alice)

@@ -17,7 +17,7 @@ from django.test import Client
 
 from accounts.identity import Identity
 from games import services
-from games.bot import GameBot
+from games.live.bot import GameBot
 from games.models import Game, Move
 from tests.processes import EXTERNAL_SITE, site_ws_url
 

@@ -8,11 +8,12 @@ import pytest
 from django.test import Client
 
 from accounts.identity import Identity
-from games import analysis, services
+from games import services
 from games.engines import get
 from games.engines.base import replay
 from games.engines.record import parse_record_headers
 from games.models import Analysis, Game
+from games.services import analysis
 from tests.games.test_analysis import SHORT_REVERSI, finished_game
 
 REVERSI = get("reversi")

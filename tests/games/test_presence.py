@@ -1,4 +1,4 @@
-"""Presence on a real Redis, several processes simulated in this one (games/presence.py).
+"""Presence on a real Redis, several processes simulated in this one (games/live/presence.py).
 
 The processes are told apart by ``presence.PROCESS``; each one's own socket counts
 are its memory, which a dead process takes with it.
@@ -11,7 +11,7 @@ import redis
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from games import events, presence
+from games.live import events, presence
 
 pytestmark = [pytest.mark.services]
 

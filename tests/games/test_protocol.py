@@ -10,7 +10,8 @@ import pytest
 
 from accounts.identity import Identity
 from config import websocket
-from games import events, protocol, services
+from games import services
+from games.live import events, protocol
 from games.models import EndReason, Game
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
@@ -41,7 +42,7 @@ def test_every_end_reason_is_documented_and_is_one_the_model_knows():
 
 
 def test_snapshot_statuses_are_the_models():
-    # games.events.snapshot casts Game.status to GameStatusName: they must stay the same set.
+    # games.live.events.snapshot casts Game.status to GameStatusName: they must stay the same set.
     assert set(get_args(protocol.GameStatusName)) == set(Game.Status.values)
 
 
@@ -49,7 +50,7 @@ def close_codes_in_the_code() -> dict[str, int]:
     """Every ``CLOSE_*`` constant of the modules that close sockets, by name."""
     from accounts import consumers as account_consumers
     from config import daphne_server
-    from games import consumers
+    from games.live import consumers
 
     return {
         f"{module.__name__}.{name}": value

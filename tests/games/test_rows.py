@@ -7,8 +7,9 @@ from django.db import transaction
 from django.forms.models import model_to_dict
 
 from accounts.identity import Identity
-from games import rows, services
+from games import services
 from games.models import Game, Move
+from games.store import rows
 
 pytestmark = pytest.mark.django_db
 

@@ -120,9 +120,11 @@ def test_a_flag_task_that_comes_early_changes_nothing(alice, bob):
 def test_a_late_move_loses_on_time_instead_of_being_played(alice, bob):
     game = live_game(alice, bob, minutes=1)
     Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=90))
-    result = services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    with pytest.raises(services.GameError) as refused:
+        services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
     game.refresh_from_db()
-    assert result.flagged and game.end_reason == "timeout" and game.winner == 1
+    assert refused.value.code == "timeout"
+    assert game.end_reason == "timeout" and game.winner == 1
     assert not Move.objects.filter(game=game).exists()
 
 

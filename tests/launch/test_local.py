@@ -100,6 +100,16 @@ def site(tmp_path: Path):
         subprocess.run(["pkill", "-9", "-f", f"-p {port} "], check=False)
 
 
+def still_running(processes: dict[int, str], *, within: float = 10) -> list[str]:
+    """The command lines of ``processes`` still alive after up to ``within`` seconds."""
+    deadline = time.monotonic() + within
+    while (
+        alive := [pid for pid in processes if Path(f"/proc/{pid}").exists()]
+    ) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return [processes[pid] for pid in alive]
+
+
 def children_of(pid: int) -> dict[int, str]:
     """Every descendant of ``pid``: its command line by pid."""
     found: dict[int, str] = {}
@@ -136,8 +146,7 @@ def test_ctrl_c_stops_make_run_quietly_with_every_process_ended(site):
     for alarming in ("unexpectedly", "Traceback", "Error", "Restoring"):
         assert alarming not in after_ctrl_c, terminal.text
     assert "stopping" in after_ctrl_c
-    still_there = [pid for pid in processes if Path(f"/proc/{pid}").exists()]
-    assert not still_there, [processes[pid] for pid in still_there]
+    assert still_running(processes) == []
 
 
 def test_a_crashed_daphne_stops_the_rest_and_says_which_process_died(site):
@@ -149,5 +158,4 @@ def test_a_crashed_daphne_stops_the_rest_and_says_which_process_died(site):
 
     assert terminal.wait(60) != 0
     assert f"daphne (pid {daphne}) stopped unexpectedly" in terminal.text
-    still_there = [pid for pid in processes if Path(f"/proc/{pid}").exists()]
-    assert not still_there, [processes[pid] for pid in still_there]
+    assert still_running(processes) == []

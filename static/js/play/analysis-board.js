@@ -75,8 +75,9 @@ function playMove(token) {
 }
 
 function describe(result) {
-  const chances = result.chances.toFixed(2);
-  const parts = [format(gettext("Winning chances for %(side)s: %(chances)s"), { side: names[0], chances: (result.chances > 0 ? "+" : "") + chances })];
+  // The engine's scale is -1..+1 for the first side; people read a chance as 0-100 %.
+  const percent = Math.round(((Math.max(-1, Math.min(1, result.chances)) + 1) / 2) * 100);
+  const parts = [format(gettext("Winning chances for %(side)s: %(chances)s"), { side: names[0], chances: `${percent} %` })];
   if (result.exact !== null && result.exact !== undefined) {
     parts.push(format(gettext("Exact: %(side)s finishes %(diff)s discs ahead."), { side: names[0], diff: result.exact }));
   }

@@ -77,8 +77,9 @@ export function setupAnalysis({ root, replay, show, showPosition, onShow, names 
         width: WIDTH / Math.max(1, chances.length), height: HEIGHT, class: "eval-hit",
       }, chart);
       hit.dataset.ply = ply;
+      // The first player's winning chances as people read them, 0-100 % (the scale is -1..+1).
       svg("title", {}, hit).textContent = format(gettext("Move %(ply)s: %(chances)s"), {
-        ply, chances: (c > 0 ? "+" : "") + c.toFixed(2),
+        ply, chances: `${Math.round(((Math.max(-1, Math.min(1, c)) + 1) / 2) * 100)} %`,
       });
     });
     marker = svg("line", { x1: 0, x2: 0, y1: 0, y2: HEIGHT, class: "eval-current" }, chart);

@@ -7,6 +7,7 @@ import { gettext } from "../i18n.js";
 export const SVG_NS = "http://www.w3.org/2000/svg";
 export const CELL = 40; // viewBox units per cell; CSS scales the whole SVG
 export const BOARD_GAP = 8; // space between the small boards of a 9x9 board
+const MARGIN = 16; // room left of and below the board for its coordinates
 
 let boardCount = 0;
 
@@ -42,21 +43,28 @@ export class GridBoard {
     this.id = `board${++boardCount}`;
     this.cells = new Map();
     this.cursor = { row: Math.floor(this.rows / 2), col: Math.floor(this.cols / 2) };
+    this.flipped = false;
     const [width, height] = this.size();
+    // Names like "e7" are what the move list, the status and the records say:
+    // the board shows its files and ranks so a player can find them.
+    this.named = /^[a-i]\d$/.test(options.tokenAt(0, 0));
+    const left = this.named ? MARGIN : 4;
+    const bottom = this.named ? MARGIN : 4;
     this.svg = svgEl("svg", {
       class: "board-svg",
-      viewBox: `-4 -4 ${width + 8} ${height + 8}`,
+      viewBox: `${-left} -4 ${width + left + 4} ${height + bottom + 4}`,
       role: "grid",
       tabindex: "0",
       "aria-label": options.label,
     });
     this.layers = {};
-    for (const name of ["back", "marks", "pieces", "over", "hits", "cursor"]) {
+    for (const name of ["back", "coords", "marks", "pieces", "over", "hits", "cursor"]) {
       this.layers[name] = svgEl("g", { class: `layer-${name}` }, this.svg);
     }
     this.layers.over.setAttribute("pointer-events", "none");
     this.layers.cursor.setAttribute("pointer-events", "none");
     this.buildCells();
+    this.drawCoordinates(height);
     this.cursorRect = svgEl("rect", { class: "cursor", width: CELL, height: CELL, rx: 4 }, this.layers.cursor);
     this.bindEvents();
     host.appendChild(this.svg);
@@ -92,6 +100,44 @@ export class GridBoard {
     }
   }
 
+  // Files under the board and ranks beside it (a-h and 1-8 ...); a board whose
+  // squares are numbered (Quantum: 1-9) shows each number in a corner of its square.
+  drawCoordinates(height) {
+    const layer = this.layers.coords;
+    layer.setAttribute("aria-hidden", "true");
+    layer.setAttribute("pointer-events", "none");
+    if (!this.named) {
+      for (const [token, cell] of this.cells) {
+        // Bottom-left: the corner the spooky marks (filled from the top) reach last.
+        svgEl("text", { class: "coord coord-square", x: cell.x + 2.5, y: cell.y + CELL - 2.5 }, layer).textContent = token;
+      }
+      return;
+    }
+    for (let col = 0; col < this.cols; col++) {
+      const cell = this.cells.get(this.options.tokenAt(this.rows - 1, col));
+      svgEl("text", { class: "coord coord-file", x: cell.cx, y: height + 12, "text-anchor": "middle" }, layer)
+        .textContent = this.options.tokenAt(this.rows - 1, col)[0];
+    }
+    for (let row = 0; row < this.rows; row++) {
+      const cell = this.cells.get(this.options.tokenAt(row, 0));
+      svgEl("text", { class: "coord coord-rank", x: -MARGIN / 2, y: cell.cy + 4, "text-anchor": "middle" }, layer)
+        .textContent = this.options.tokenAt(row, 0).slice(1);
+    }
+  }
+
+  // Turned half a turn by CSS (the text counter-rotates, board.css); the
+  // cells keep their names, so only the keyboard's directions change.
+  setFlipped(flipped) {
+    this.flipped = flipped;
+    this.svg.classList.toggle("flipped", flipped);
+  }
+
+  // The cells of a move sent and not yet acknowledged (play.js).
+  markPending(tokens) {
+    for (const { hit } of this.cells.values()) hit.classList.remove("pending");
+    for (const token of tokens) this.cells.get(token)?.hit.classList.add("pending");
+  }
+
   bindEvents() {
     this.svg.addEventListener("click", (event) => {
       const token = event.target.getAttribute?.("data-cell");
@@ -104,11 +150,17 @@ export class GridBoard {
       const token = event.target.getAttribute?.("data-cell");
       if (token) this.options.onHover?.(token);
     });
-    this.svg.addEventListener("pointerleave", () => {
+    this.svg.addEventListener("pointerleave", (event) => {
+      // A finger has left the glass: what it showed goes (a tap is not a hover).
+      if (event.pointerType === "touch") return this.options.onHover?.(null);
       // Keep showing the keyboard cursor's help when the pointer leaves a focused board.
       this.options.onHover?.(document.activeElement === this.svg ? this.cursorToken() : null);
     });
-    this.svg.addEventListener("focus", () => this.options.onHover?.(this.cursorToken()));
+    // Focus from the keyboard shows the cursor's help; focus from a tap or click
+    // must not (the cursor may sit on an older cell, whose help would then stay).
+    this.svg.addEventListener("focus", () => {
+      if (!this.svg.classList.contains("pointer-used")) this.options.onHover?.(this.cursorToken());
+    });
     this.svg.addEventListener("blur", () => this.options.onHover?.(null));
     this.svg.addEventListener("keydown", (event) => this.onKey(event));
     // The cursor is the keyboard's: a click hides it (Chromium keeps :focus-visible on
@@ -120,7 +172,7 @@ export class GridBoard {
     this.svg.classList.remove("pointer-used");
     const steps = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
     if (steps[event.key]) {
-      const [dr, dc] = steps[event.key];
+      const [dr, dc] = steps[event.key].map((step) => (this.flipped ? -step : step));
       const row = Math.min(this.rows - 1, Math.max(0, this.cursor.row + dr));
       const col = Math.min(this.cols - 1, Math.max(0, this.cursor.col + dc));
       this.moveCursor(row, col, { announce: true });
@@ -145,7 +197,10 @@ export class GridBoard {
     this.cursorRect.setAttribute("y", cell.y);
     // aria-activedescendant makes screen readers read the cell's label as the cursor moves.
     this.svg.setAttribute("aria-activedescendant", cell.hit.id);
-    if (announce) this.options.onHover?.(token);
+    if (announce) {
+      this.options.onHover?.(token);
+      this.onCursor?.(token, cell.hit.getAttribute("aria-label")); // the screen-reader mode reads it out
+    }
   }
 
   setLabel(token, text) {

@@ -4,7 +4,11 @@
 const BACKOFF_START_MS = 500;
 const BACKOFF_MAX_MS = 15000;
 const JITTER = 0.3;
-const ACK_TIMEOUT_MS = 5000;
+// A move's ack normally comes within a few hundred ms. Past ACK_RESEND_MS the move
+// is sent again (same id: the server applies it once and acks it again), then
+// every ACK_TIMEOUT_MS: in a one-minute game five silent seconds lose it.
+const ACK_RESEND_MS = 1500;
+const ACK_TIMEOUT_MS = 4000;
 const PING_EVERY_MS = 25000;
 const CLOSE_NOT_FOUND = 4404;
 const CLOSE_SIGNED_OUT = 4001; // the session that opened the socket ended
@@ -24,6 +28,8 @@ function randomId() {
 export class GameClient {
   // handlers: onSnapshot(game, info), onError(msg), onPresence(msg),
   // onConnection(state: "open" | "lost" | "gone"), onRedirect(url), onAck(msg),
+  // onPending(move message | null), onResend(move message, ms waited),
+  // onRefused(move message, error message),
   // onOther(msg) for any other message type
   constructor(gameId, initial, handlers) {
     this.url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/game/${gameId}/`;
@@ -53,7 +59,10 @@ export class GameClient {
     this.handlers.onConnection?.("open");
     // A move that was in flight when the line dropped is sent again with the same
     // ply and id: the server applies it at most once and acks it either way.
-    if (this.pending) this.sendRaw(this.pending.message);
+    if (this.pending) {
+      this.sendRaw(this.pending.message);
+      this.armAckTimer(ACK_TIMEOUT_MS);
+    }
     clearInterval(this.pinger);
     // The ping says which version the board shows: a board left behind by a lost
     // event is sent the state (docs/protocol.md).
@@ -145,7 +154,11 @@ export class GameClient {
   }
 
   onError(message) {
-    if (this.pending && message.id === this.pending.message.id) this.clearPending();
+    if (this.pending && message.id === this.pending.message.id) {
+      const move = this.pending.message;
+      this.clearPending();
+      this.handlers.onRefused?.(move, message);
+    }
     this.handlers.onError?.(message);
   }
 
@@ -160,8 +173,10 @@ export class GameClient {
   }
 
   clearPending() {
+    if (!this.pending) return;
     this.pending = null;
     clearTimeout(this.ackTimer);
+    this.handlers.onPending?.(null);
   }
 
   get busy() {
@@ -171,22 +186,25 @@ export class GameClient {
   move(token) {
     if (this.pending) return false; // one move at a time: the next one needs the new ply
     const message = { type: "move", move: token, ply: this.game.ply, id: randomId() };
-    this.pending = { message };
-    this.sendRaw(message);
-    this.armAckTimer();
+    this.pending = { message, sentAt: performance.now() };
+    this.handlers.onPending?.(message);
+    if (!this.sendRaw(message)) console.warn(`move ${token}: the socket is not open, it goes when it reconnects`);
+    this.armAckTimer(ACK_RESEND_MS);
     return true;
   }
 
-  armAckTimer() {
+  armAckTimer(delay) {
     clearTimeout(this.ackTimer);
     this.ackTimer = setTimeout(() => {
       if (!this.pending) return;
-      // No ack in time: maybe the reply was lost. Resend (harmless, see above)
-      // and ask for the state so the board is right whatever happened.
-      this.sendRaw(this.pending.message);
+      // No ack in time: maybe the move or its reply was lost. Resend (harmless,
+      // see above) and ask for the state so the board is right whatever happened.
+      const { message, sentAt } = this.pending;
+      this.handlers.onResend?.(message, Math.round(performance.now() - sentAt));
+      this.sendRaw(message);
       this.sync();
-      this.armAckTimer();
-    }, ACK_TIMEOUT_MS);
+      this.armAckTimer(ACK_TIMEOUT_MS);
+    }, delay);
   }
 
   command(type) {

@@ -88,10 +88,14 @@ export function createRenderer(host, ctx) {
     drawHelp();
   }
 
+  // The closed centre must not look like anybody's mark: a hatched square with a
+  // "no entry" sign (a ring and one bar), never the X that player X plays.
   function drawClosed(cell) {
     svgEl("rect", { class: "closed-cell", x: cell.x, y: cell.y, width: CELL, height: CELL }, board.layers.pieces);
-    const m = 9;
-    svgEl("path", { class: "closed-x", d: `M${cell.x + m} ${cell.y + m}L${cell.x + CELL - m} ${cell.y + CELL - m}M${cell.x + CELL - m} ${cell.y + m}L${cell.x + m} ${cell.y + CELL - m}` }, board.layers.pieces);
+    const r = CELL * 0.26;
+    svgEl("circle", { class: "closed-sign", cx: cell.cx, cy: cell.cy, r }, board.layers.pieces);
+    const d = r * Math.SQRT1_2;
+    svgEl("path", { class: "closed-sign", d: `M${cell.cx - d} ${cell.cy + d}L${cell.cx + d} ${cell.cy - d}` }, board.layers.pieces);
   }
 
   function drawCompleted(completed) {

@@ -1,5 +1,7 @@
 // The live board page: wires the socket (client.js), the game's renderer, the
 // players' clocks, the move list, the buttons and the status line together.
+// The move list and the step buttons show earlier positions (the live game goes
+// on meanwhile); a move sent and not yet acknowledged stays marked on the board.
 
 import { startChat } from "./chat.js";
 import { GameClient } from "./client.js";
@@ -23,6 +25,11 @@ let online = [true, true];
 const seen = [false, false];
 let leaving = false; // set after "exit": the page goes home once the game has ended
 let clockBase = { snapshot: initial, receivedAt: performance.now() };
+// Looking back: the ply shown, or null for the live position. Positions are kept
+// by the moves that led to them, so a takeback never shows a stale one.
+let viewPly = null;
+const positions = new Map();
+let historyLoaded = null;
 
 const renderers = await loadRenderer(initial.game);
 const renderer = renderers.createRenderer($("#board"), {
@@ -35,6 +42,9 @@ const client = new GameClient(initial.id, { game: initial, you }, {
   onError,
   onPresence,
   onConnection,
+  onPending,
+  onResend,
+  onRefused,
   onRedirect: (url) => window.location.assign(url),
 });
 const chat = startChat(client);
@@ -45,6 +55,7 @@ window.__game = {
   get you() { return you; },
   get online() { return online; },
   get busy() { return client.busy; },
+  get viewPly() { return viewPly; },
   client,
   chat,
   play: playMove,
@@ -59,9 +70,19 @@ function canMove(snapshot) {
 function playMove(token) {
   const snapshot = client.game;
   if (you === null) return say(gettext("You are watching this game, not playing it."));
+  if (viewPly !== null) {
+    // A click on an earlier position is not a move: back to the live one first.
+    goLive();
+    return say(gettext("You were looking at an earlier position: this is the live one."));
+  }
   if (snapshot.status === "waiting") return say(gettext("The game has not started yet."));
   if (snapshot.status !== "active") return say(gettext("The game is over."));
-  if (client.busy) return; // the previous move is still on its way
+  if (client.busy) {
+    // The previous move is still on its way: this one is not sent, and the player is told so.
+    const sending = client.pending.message.move;
+    console.warn(`move ${token} not sent: move ${sending} is still waiting for its ack`);
+    return moveNote(format(gettext("Still sending %(move)s: wait for it before the next move."), { move: sending }), { problem: true });
+  }
   // Legality is the server's business: whatever it refuses comes back as an error message.
   client.move(token);
 }
@@ -70,6 +91,9 @@ function playMove(token) {
 
 function onSnapshot(snapshot, info) {
   const previous = info.previous;
+  remember(snapshot);
+  // A takeback below the position looked at ends the look back.
+  if (viewPly !== null && viewPly >= snapshot.moves.length) viewPly = null;
   you = info.you;
   online = info.online;
   online.forEach((on, side) => { if (on) seen[side] = true; });
@@ -81,13 +105,7 @@ function onSnapshot(snapshot, info) {
 }
 
 function draw(snapshot) {
-  renderer.render({
-    snapshot,
-    position: snapshot.position,
-    you,
-    canMove: canMove(snapshot),
-    showHints: options.hints && canMove(snapshot),
-  });
+  drawBoard(snapshot);
   root.dataset.status = snapshot.status;
   root.dataset.toMove = snapshot.position.to_move;
   drawPlayers(snapshot);
@@ -97,18 +115,165 @@ function draw(snapshot) {
   tickClocks();
 }
 
+function drawBoard(snapshot) {
+  const host = $("#board");
+  const looking = viewPly !== null;
+  host.classList.toggle("history", looking);
+  if (!looking) {
+    renderer.render({
+      snapshot,
+      position: snapshot.position,
+      you,
+      canMove: canMove(snapshot),
+      showHints: options.hints && canMove(snapshot),
+    });
+    renderer.board.markPending(client.pending ? cellsOf(client.pending.message.move) : []);
+  } else {
+    const moves = snapshot.moves.slice(0, viewPly);
+    const position = positions.get(moves.join(" "));
+    const shown = { ...snapshot, ply: viewPly, moves, last_move: moves.at(-1) ?? null, position, status: "active" };
+    renderer.render({ snapshot: shown, position, you, canMove: false, showHints: false });
+    renderer.board.markPending([]);
+  }
+  const total = snapshot.moves.length;
+  const ply = looking ? viewPly : total;
+  const note = $("#history-note");
+  note.hidden = !looking;
+  note.textContent = looking
+    ? format(gettext("You are looking at move %(ply)s of %(total)s. The game goes on: the last button takes you back to the live position."), { ply, total })
+    : "";
+  $("#history-position").textContent = format(gettext("Move %(ply)s of %(total)s"), { ply, total });
+  $('[data-step="first"]').disabled = ply === 0;
+  $('[data-step="prev"]').disabled = ply === 0;
+  $('[data-step="next"]').disabled = !looking;
+  $('[data-step="last"]').disabled = !looking;
+}
+
+// The squares a move names: "d3", "b2c4" (Ataxx jump), "1-5" and "@3" (Quantum).
+function cellsOf(token) {
+  return (token.match(/[a-i]\d|\d/g) || []).filter((cell) => renderer.board.cell(cell));
+}
+
+// --- looking back ---------------------------------------------------------------------
+
+function remember(snapshot) {
+  positions.set(snapshot.moves.join(" "), snapshot.position);
+}
+
+// Earlier positions come once from the replay page's data (the server's engine
+// made them); every snapshot seen afterwards adds its own.
+function loadHistory() {
+  historyLoaded ??= (async () => {
+    const response = await fetch(root.dataset.replayUrl, { credentials: "same-origin" });
+    if (!response.ok) throw new Error(`replay: HTTP ${response.status}`);
+    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    const data = JSON.parse(page.getElementById("replay-data").textContent);
+    data.positions.forEach((position, n) => positions.set(data.moves.slice(0, n).join(" "), position));
+  })().catch((error) => {
+    historyLoaded = null; // try again on the next step
+    throw error;
+  });
+  return historyLoaded;
+}
+
+async function viewAt(n) {
+  const snapshot = client.game;
+  const total = snapshot.moves.length;
+  const ply = Math.max(0, Math.min(total, n));
+  if (ply === total) return goLive();
+  const key = snapshot.moves.slice(0, ply).join(" ");
+  if (!positions.has(key)) {
+    try {
+      await loadHistory();
+    } catch (error) {
+      console.warn("earlier positions could not be loaded", error);
+    }
+  }
+  if (!positions.has(key)) return say(gettext("That position could not be loaded."), { error: true });
+  viewPly = ply;
+  draw(client.game);
+}
+
+function goLive() {
+  if (viewPly === null) return;
+  viewPly = null;
+  draw(client.game);
+}
+
+function step(name) {
+  const at = viewPly ?? client.game.moves.length;
+  if (name === "first") return viewAt(0);
+  if (name === "prev") return viewAt(at - 1);
+  if (name === "next") return viewAt(at + 1);
+  return goLive();
+}
+
+// --- moves on their way ----------------------------------------------------------------
+
+// The note under the status line about the player's own move: on its way, slow,
+// not sent, refused. A refusal stays until the next move; the others go with the ack.
+function moveNote(text, { problem = false, sticky = false } = {}) {
+  const note = $("#move-note");
+  note.hidden = !text;
+  note.textContent = text || "";
+  note.classList.toggle("problem", problem);
+  note.dataset.sticky = sticky ? "1" : "";
+}
+
+// The squares are marked at once; the words only when the ack is slow (a note
+// shown and hidden at every move would make the buttons below jump).
+const SENDING_NOTE_AFTER_MS = 400;
+let sendingNote = null;
+
+function onPending(message) {
+  renderer.board.markPending(message && viewPly === null ? cellsOf(message.move) : []);
+  clearTimeout(sendingNote);
+  if (message) {
+    moveNote(null);
+    sendingNote = setTimeout(() => moveNote(format(gettext("Sending your move %(move)s…"), { move: message.move })), SENDING_NOTE_AFTER_MS);
+  } else if (!$("#move-note").dataset.sticky) moveNote(null);
+}
+
+function onResend(message, waited) {
+  console.warn(`move ${message.move} (id ${message.id}): no ack after ${waited} ms, sent again`);
+  moveNote(format(gettext("Your move %(move)s is slow to arrive: it was sent again."), { move: message.move }), { problem: true });
+}
+
+function onRefused(message, error) {
+  console.warn(`move ${message.move} (id ${message.id}) refused: ${error.message || error.code}`);
+  moveNote(format(gettext("Your move %(move)s was not played."), { move: message.move }), { problem: true, sticky: true });
+}
+
+// Who played each of the moves an event adds: the side to move before them, then
+// the other side after each move (the renderer knows exceptions, e.g. Quantum's collapse).
+function moversOf(snapshot, previous) {
+  let mover = previous.position.to_move;
+  return snapshot.moves.slice(previous.ply).map((token) => {
+    const who = mover;
+    mover = renderers.moverAfter ? renderers.moverAfter(token, mover) : 1 - mover;
+    return [who, token];
+  });
+}
+
+function turn(snapshot) {
+  return renderers.turnHint?.(snapshot, you) || turnText(snapshot, you);
+}
+
 function announce(snapshot, previous, event) {
   const parts = [];
-  if (previous && snapshot.ply > previous.ply && snapshot.last_move) {
-    const mover = previous.position.to_move;
-    parts.push(format(gettext("%(name)s played %(move)s."), { name: playerName(snapshot, mover), move: snapshot.last_move }));
+  if (event === "redo" && previous && snapshot.ply > previous.ply) {
+    // Moves played again belong to both sides: list them, credit nobody.
+    parts.push(format(gettext("Moves played again: %(moves)s."), { moves: snapshot.moves.slice(previous.ply).join(", ") }));
+  } else if (event !== "undo" && previous && snapshot.ply > previous.ply && snapshot.last_move) {
+    for (const [mover, token] of moversOf(snapshot, previous)) {
+      parts.push(format(gettext("%(name)s played %(move)s."), { name: playerName(snapshot, mover), move: token }));
+    }
   }
   const messages = {
     start: gettext("The game has started."),
     draw_declined: gettext("The draw offer was declined."),
     draw_lapsed: gettext("The draw offer lapsed."),
     undo: gettext("Moves taken back."),
-    redo: gettext("Moves played again."),
   };
   if (messages[event]) parts.push(messages[event]);
   if (event === "draw_offer" && snapshot.draw_offer !== null) {
@@ -117,7 +282,7 @@ function announce(snapshot, previous, event) {
       : format(gettext("%(name)s offers a draw."), { name: playerName(snapshot, snapshot.draw_offer) }));
   }
   // The result itself is announced by its own live region (#result).
-  parts.push(snapshot.result ? gettext("Game over.") : turnText(snapshot, you));
+  parts.push(snapshot.result ? gettext("Game over.") : turn(snapshot));
   say(parts.join(" "));
 }
 
@@ -144,7 +309,7 @@ function onPresence(message, now) {
     // The opponent just joined (their page opened after the "start" event): keep
     // telling the player the game started and whose move it is.
     if (snapshot.status === "active" && snapshot.ply === 0) {
-      say(`${gettext("The game has started.")} ${turnText(snapshot, you)}`);
+      say(`${gettext("The game has started.")} ${turn(snapshot)}`);
     }
     return;
   }
@@ -176,22 +341,36 @@ function drawPlayers(snapshot) {
     box.querySelector(".score").textContent = snapshot.position.score[side];
     box.classList.toggle("to-move", snapshot.status === "active" && snapshot.position.to_move === side);
     box.classList.toggle("is-you", you === side);
+    box.querySelector(".you-tag").hidden = you !== side;
     const away = player && player.kind !== "computer" && snapshot.status === "active" && !online[side];
     box.querySelector(".presence").textContent = away ? gettext("disconnected") : "";
   }
 }
 
+// Each move is a button: it shows the position after that move.
 function drawMoves(snapshot) {
   const list = $("#move-list");
   list.replaceChildren();
   snapshot.moves.forEach((token, ply) => {
     const item = document.createElement("li");
-    item.textContent = token;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "link";
+    button.textContent = token;
+    button.addEventListener("click", () => viewAt(ply + 1));
+    item.appendChild(button);
     item.dataset.ply = ply;
     if (ply === snapshot.moves.length - 1) item.classList.add("last");
+    if (viewPly !== null && ply === viewPly - 1) {
+      item.classList.add("viewed");
+      button.setAttribute("aria-current", "step");
+    }
     list.appendChild(item);
   });
-  list.scrollTop = list.scrollHeight;
+  const viewed = list.querySelector(".viewed");
+  if (viewed) viewed.scrollIntoView({ block: "nearest" });
+  else list.scrollTop = list.scrollHeight;
+  for (const help of $$("[data-help]")) help.hidden = (help.dataset.help === "spectator") !== (you === null);
 }
 
 function drawActions(snapshot) {
@@ -285,6 +464,34 @@ function bindActions() {
     });
   }
   $("#copy-invite")?.addEventListener("click", copyInvite);
+  // The skip link lands on the board itself, ready for the arrow keys.
+  document.querySelector("[data-skip-board]")?.addEventListener("click", (event) => {
+    event.preventDefault();
+    renderer.board.svg.focus();
+  });
+  for (const button of $$("[data-step]")) button.addEventListener("click", () => step(button.dataset.step));
+  document.addEventListener("keydown", (event) => {
+    // The board grid uses the arrow keys for its cursor; stepping is for everywhere else.
+    if (event.target.closest("input, textarea, select, dialog, .board-svg")) return;
+    const keys = { ArrowLeft: "prev", ArrowRight: "next" };
+    if (!keys[event.key] || event.altKey || event.ctrlKey || event.metaKey) return;
+    step(keys[event.key]);
+    event.preventDefault();
+  });
+  const flip = $("#flip-board");
+  const flipKey = `flipped:${initial.id}`;
+  const setFlipped = (flipped) => {
+    renderer.board.setFlipped(flipped);
+    flip.setAttribute("aria-pressed", String(flipped));
+    try {
+      if (flipped) sessionStorage.setItem(flipKey, "1");
+      else sessionStorage.removeItem(flipKey);
+    } catch { /* storage refused: the board still turns */ }
+  };
+  flip.addEventListener("click", () => setFlipped(flip.getAttribute("aria-pressed") !== "true"));
+  try {
+    if (sessionStorage.getItem(flipKey)) setFlipped(true);
+  } catch { /* storage refused */ }
   $("#hints-toggle").checked = options.hints;
   $("#sound-toggle").checked = options.sound;
   $("#hints-toggle").addEventListener("change", (event) => {
@@ -337,6 +544,11 @@ function sound(snapshot, previous, event) {
 }
 
 bindActions();
+if (root.dataset.screenReader === "true") {
+  const { setupScreenReader } = await import("./screen-reader.js");
+  setupScreenReader({ root, client, renderer, renderers, play: playMove, lines: readJson("four-tac-toe-lines", []) });
+}
+remember(initial);
 draw(initial);
-say(initial.result ? gettext("Game over.") : turnText(initial, you));
+say(initial.result ? gettext("Game over.") : turn(initial));
 setInterval(tickClocks, 200);

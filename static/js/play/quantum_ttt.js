@@ -6,6 +6,7 @@
 
 import { CELL, GridBoard, clearLayer, drawMark, svgEl } from "./board.js";
 import { format, gettext } from "../i18n.js";
+import { playerName } from "./text.js";
 
 export const scoreIsCount = false;
 
@@ -14,6 +15,24 @@ export function sideNames() {
 }
 
 const tokenAt = (row, col) => String(row * 3 + col + 1);
+
+// A collapse choice ("@N") does not pass the turn: the chooser then makes their own move.
+export function moverAfter(token, mover) {
+  return token.startsWith("@") ? mover : 1 - mover;
+}
+
+// While a collapse is pending, "Your move." is not enough: the status line says
+// which move settles and where (the buttons below the board may be out of sight).
+export function turnHint(snapshot, you) {
+  const pending = snapshot.status === "active" && snapshot.position.pending_cycle;
+  if (!pending) return null;
+  const [a, b] = pending.choices;
+  const mover = snapshot.position.to_move;
+  if (you === mover) {
+    return format(gettext("Your move: a cycle closed. Choose where move %(move)s settles: tap square %(a)s or %(b)s."), { move: pending.move, a, b });
+  }
+  return format(gettext("%(name)s chooses where move %(move)s settles: square %(a)s or %(b)s."), { name: playerName(snapshot, mover), move: pending.move, a, b });
+}
 const LETTER = ["x", "o"];
 
 // Where the k-th spooky mark of a square goes: a 3x3 grid of small slots.

@@ -3,22 +3,19 @@
 The locked path (``services.play_move``) costs a hop to a database thread and
 five round trips to PostgreSQL: BEGIN, the locked read, the move's insert, the
 game's update, COMMIT. Most moves need none of that. Each daphne process keeps
-the last row it saw of every game its sockets play (``GameCache``), checks the
-move against it with the same rules (``moves.check_move`` and ``make_move``),
-and writes the move and the game in one statement on its own async connection,
-guarded by the version it read::
-
-    WITH g AS (UPDATE games_game SET ... WHERE id = $1 AND version = $2 RETURNING id),
-         m0 AS (INSERT INTO games_move (...) SELECT ... FROM g)
-    SELECT count(*) FROM g
+the last row it saw of every game its sockets play (``GameCache``), decides the
+move against it with the locked path's own function (``services.decide.decide_move``),
+and writes the move and the game in one compare-and-set statement on its own
+async connection, guarded by the version it read (``rows.cas_statement``).
 
 The statement commits on its own (autocommit). If the row has moved on (another
 process, a worker, the sweep), nothing is written; the game is read again and
-the move tried once more. Anything unusual goes the locked way instead, which
-remains the authority: a refusal of any kind (so its message and the resync are
-the locked path's), a resent move, a clock that ran out, a move that ends the
-game. Only PostgreSQL has the fast path (SQLite cannot update inside ``WITH``);
-``GAMES_FAST_MOVES=0`` turns it off.
+the move decided once more. Whatever the decision is not a plain move to store
+goes the locked way instead, which decides it again with the same function on
+the locked row, and answers: a refusal of any kind (so its message and the
+resync are the locked path's), a resent move (only the stored moves can tell),
+a clock that ran out, a move that ends the game. Only PostgreSQL has the fast
+path (SQLite cannot update inside ``WITH``); ``GAMES_FAST_MOVES=0`` turns it off.
 
 Writes that do not bump ``Game.version`` (the sweep's bookkeeping, a guest who
 registers) are never overwritten: the update sets only the columns the move
@@ -34,7 +31,6 @@ row here too (``read``), without a database thread.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import datetime
 import functools
@@ -42,7 +38,6 @@ import json
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
-from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,23 +45,24 @@ import psycopg
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import Field
 from django.db.models.base import ModelState
 
 from accounts.identity import Identity
-from games import events
-from games.models import Game, Move
-from games.protocol import AckMessage, Player
-from games.services import deadlines, queue
-from games.services.base import GameError, MoveResult, now
-from games.services.moves import check_move, make_move
+from games.live import events
+from games.live.protocol import Player
+from games.models import Game
+from games.services import queue
+from games.services.base import MoveResult, now, seal
+from games.services.decide import Apply, decide_move
+from games.store import rows
+from games.store.connections import pool
+from games.store.rows import FIELD_NAMES
 
 logger = logging.getLogger(__name__)
 
 _JSON_FIELDS = frozenset(
     field.attname for field in Game._meta.concrete_fields if field.get_internal_type() == "JSONField"
 )
-FIELD_NAMES: tuple[str, ...] = tuple(field.attname for field in Game._meta.concrete_fields)
 
 
 def enabled() -> bool:
@@ -227,148 +223,14 @@ def remember(game: Game, players: list[Player | None]) -> None:
         cache.put(game, players)
 
 
-# --- connections: a few per event loop --------------------------------------------
+# --- statements (their SQL: games/store/rows.py) --------------------------------------
 
 
-class _Connections:
-    """Up to ``size`` autocommit connections, opened when first needed."""
-
-    def __init__(self, size: int) -> None:
-        self.idle: list[psycopg.AsyncConnection] = []
-        self.slots = asyncio.Semaphore(size)
-
-    @asynccontextmanager
-    async def connection(self):
-        async with self.slots:
-            conn = self.idle.pop() if self.idle else await _connect()
-            try:
-                yield conn
-            except BaseException:
-                await conn.close()  # its state is unknown: never reuse it
-                raise
-            if not conn.closed:
-                self.idle.append(conn)
-
-    def close(self) -> None:
-        """Close the idle connections without an event loop (the loop may be gone)."""
-        for conn in self.idle:
-            conn.pgconn.finish()
-        self.idle.clear()
-
-
-# Daphne runs one event loop; tests run many, and close them all after each test.
-_pools: dict[asyncio.AbstractEventLoop, _Connections] = {}
-
-
-def _pool() -> _Connections:
-    loop = asyncio.get_running_loop()
-    pool = _pools.get(loop)
-    if pool is None:
-        pool = _pools[loop] = _Connections(settings.GAMES_FAST_MOVE_CONNECTIONS)
-    return pool
-
-
-def close_connections() -> None:
-    """Close every idle fast-path connection of this process (tests, shutdown)."""
-    for pool in list(_pools.values()):
-        pool.close()
-    _pools.clear()
-
-
-async def _connect() -> psycopg.AsyncConnection:
-    # Django's own parameters and type adapters, so values read here are what the ORM reads.
-    params = connections[DEFAULT_DB_ALIAS].get_connection_params()
-    params.pop("cursor_factory", None)
-    params.pop("prepare_threshold", None)  # psycopg's default: prepared after five uses
-    return await psycopg.AsyncConnection.connect(**params, autocommit=True)
-
-
-# --- statements ---------------------------------------------------------------
-
-
-def _connection():
-    # Django's connection object of this thread, used only for its operations
-    # (quoting, adapting values); it never connects from the event loop.
-    return connections[DEFAULT_DB_ALIAS]
-
-
-def _game_field(name: str) -> Field:
-    field = Game._meta.get_field(name)
-    assert isinstance(field, Field), name
-    return field
-
-
-@functools.cache
-def _move_fields() -> tuple:
-    return tuple(field for field in Move._meta.concrete_fields if not field.primary_key)
-
-
-@functools.lru_cache(maxsize=256)
-def _write_statement(changed: tuple[str, ...], moves: int) -> str:
-    connection = _connection()
-    quote = connection.ops.quote_name
-    game_fields = [_game_field(name) for name in changed]
-    assignments = ", ".join(f"{quote(field.column)} = %s" for field in game_fields)
-    parts = [
-        f"g AS (UPDATE {quote(Game._meta.db_table)} SET {assignments} "
-        f"WHERE {quote(Game._meta.pk.column)} = %s AND {quote('version')} = %s RETURNING 1)"
-    ]
-    fields = _move_fields()
-    columns = ", ".join(quote(field.column) for field in fields)
-    # The casts give every parameter the column's type: INSERT ... SELECT does not infer them.
-    values = ", ".join(f"%s::{field.cast_db_type(connection)}" for field in fields)
-    for index in range(moves):
-        parts.append(
-            f"m{index} AS (INSERT INTO {quote(Move._meta.db_table)} ({columns}) SELECT {values} FROM g)"
-        )
-    return f"WITH {', '.join(parts)} SELECT count(*) FROM g"
-
-
-_PLAIN_TYPES = frozenset(
-    {"AutoField", "BigAutoField", "BooleanField", "CharField", "ForeignKey", "IntegerField"}
-    | {"PositiveIntegerField", "PositiveSmallIntegerField", "SmallIntegerField"}
-)
-
-
-@functools.cache
-def _adapter(field: Field) -> Callable[[Any], Any]:
-    """``field.get_db_prep_save`` for this connection, skipped where it changes nothing (ints, text)."""
-    connection = _connection()
-    if field.get_internal_type() in _PLAIN_TYPES:
-        return _same
-    return functools.partial(_prep_save, field, connection)
-
-
-def _same(value: Any) -> Any:
-    return value
-
-
-def _prep_save(field: Field, connection: Any, value: Any) -> Any:
-    return field.get_db_prep_save(value, connection)
-
-
-def _write_params(
-    game: Game, changed: tuple[str, ...], expected_version: int, moves: list[Move]
-) -> list[Any]:
-    params = [_adapter(_game_field(name))(getattr(game, name)) for name in changed]
-    params += [game.pk, expected_version]
-    for move in moves:
-        params += [_adapter(field)(field.pre_save(move, add=True)) for field in _move_fields()]
-    return params
-
-
-@functools.cache
-def _read_statement() -> str:
-    quote = _connection().ops.quote_name
-    columns = ", ".join(quote(_game_field(name).column) for name in FIELD_NAMES)
-    return f"SELECT {columns} FROM {quote(Game._meta.db_table)} WHERE {quote(Game._meta.pk.column)} = %s"
-
-
-async def _write(game: Game, seen: Seen, changed: tuple[str, ...], moves: list[Move]) -> bool:
+async def _write(game: Game, seen: Seen, changed: tuple[str, ...], moves: list[Any]) -> bool:
     """Store the move(s) and the game's ``changed`` columns if the row is still ``seen``; True if it was."""
-    sql = _write_statement(changed, len(moves))
-    params = _write_params(game, changed, seen.version, moves)
-    async with _pool().connection() as conn:
+    sql = rows.cas_statement(changed, len(moves))
+    params = rows.cas_params(game, changed, seen.version, moves)
+    async with pool().connection() as conn:
         cursor = await conn.execute(sql, params)
         row = await cursor.fetchone()
     return bool(row and row[0])
@@ -377,8 +239,8 @@ async def _write(game: Game, seen: Seen, changed: tuple[str, ...], moves: list[M
 async def read(game_id: int, previous: Seen) -> Seen | None:
     """The game's committed row (read in the event loop), or None: gone, or its
     players changed since ``previous`` (a database thread knows their names)."""
-    async with _pool().connection() as conn:
-        cursor = await conn.execute(_read_statement(), [game_id])
+    async with pool().connection() as conn:
+        cursor = await conn.execute(rows.row_statement(), [game_id])
         row = await cursor.fetchone()
     if row is None:
         return None
@@ -394,8 +256,8 @@ async def read(game_id: int, previous: Seen) -> Seen | None:
 
 async def version(game_id: int) -> int | None:
     """The game's committed version, read in the event loop; None if there is no such game."""
-    async with _pool().connection() as conn:
-        cursor = await conn.execute(f"SELECT version FROM {Game._meta.db_table} WHERE id = %s", [game_id])
+    async with pool().connection() as conn:
+        cursor = await conn.execute(rows.version_statement(), [game_id])
         row = await cursor.fetchone()
     return None if row is None else row[0]
 
@@ -411,39 +273,46 @@ class Reply:
     id: Any
 
 
-class NotHere(Exception):
-    """The fast path cannot decide this move: the locked path must."""
-
-
-def _decide(seen: Seen, identity: Identity, token: str, ply: int, client_id: str) -> tuple[Game, list[Move]]:
+def _decide(
+    seen: Seen, identity: Identity, token: str, ply: int, client_id: str
+) -> tuple[Game, Apply] | None:
+    """The move applied to a copy of the cached row, or None: the locked path must carry out the decision."""
     game = seen.game()
     side = game.side_of(identity)
-    if side is None or (client_id and ply < game.ply):
-        raise NotHere  # a spectator's refusal, or a resent move: the locked path answers those
+    if side is None:
+        return None  # a spectator's refusal: the locked path answers it
     at = now()
-    if (
-        game.status == Game.Status.ACTIVE
-        and game.time_control
-        and game.remaining_ms(game.to_move, now=at) <= 0
-    ):
-        raise NotHere  # the clock has run out: the locked path ends the game
-    try:
-        check_move(game, side, token, ply)
-    except GameError:
-        raise NotHere from None
-    moves: list[Move] = []
-    outcome = make_move(game, side, token, client_id=client_id, at=at, by_player=True, store=moves.append)
-    if outcome is not None:
-        raise NotHere  # the game ends: ``finish`` and the ratings signal belong to the locked path
-    deadlines.refresh(game, now=at)
-    game.version += 1
-    return game, moves
+    decision = decide_move(game, side, token, ply, client_id, at=at, by_player=True, already_stored=None)
+    # Anything but a move that leaves the game running is the locked path's to carry out: a
+    # refusal, a resend, a flag, and a game's end (``finish`` and the ratings signal).
+    if not isinstance(decision, Apply) or decision.outcome is not None:
+        return None
+    seal(game, at=at)
+    return game, decision
+
+
+async def store_and_announce(game_id: int, seen: Seen, game: Game, decision: Apply, reply: Reply) -> bool:
+    """The compare-and-set backend of "store and announce" (the locked one is ``base.commit_and_announce``).
+
+    True if the row was still ``seen`` and the move is stored; then the patch
+    (with the mover's ack) is broadcast and the follow-ups are queued.
+    """
+    changes = row_changes(game, seen)
+    if not await _write(game, seen, tuple(changes), list(decision.moves)):
+        return False
+    cache.put(game, seen.players)
+    patch = events.move_patch(game, [move.token for move in decision.moves])
+    ack = events.ack(reply.id, MoveResult(ply=decision.moves[0].ply, version=game.version))
+    await events.broadcast_move(game_id, game.version, patch, ack_to=reply.channel, ack=ack, row=changes)
+    if wanted := queue.follow_ups(game):
+        await sync_to_async(_send_all, thread_sensitive=False)(wanted)
+    return True
 
 
 async def play_move(
     *, game_id: int, identity: Identity, token: str, ply: int, client_id: str, reply: Reply
 ) -> MoveResult | None:
-    """The player's move, stored and announced; None when the locked path must decide it.
+    """The player's move, stored and announced; None when the locked path must carry it out.
 
     The announcement is a patch on the version below, and the mover's ``ack``
     rides inside it to the socket ``reply.channel`` (one frame fewer per move).
@@ -457,35 +326,20 @@ async def play_move(
                 seen = await read(game_id, seen)
             if seen is None:
                 return None
-            game, moves = _decide(seen, identity, token, ply, client_id)
-            changes = row_changes(game, seen)
-            stored = await _write(game, seen, tuple(changes), moves)
-        except NotHere:
-            return None
+            decided = _decide(seen, identity, token, ply, client_id)
+            if decided is None:
+                return None
+            game, decision = decided
+            if await store_and_announce(game_id, seen, game, decision, reply):
+                return MoveResult(ply=ply, version=game.version)
         except (psycopg.Error, OSError) as exc:
             logger.warning("fast move for game %s fell back to the locked path: %s", game_id, exc)
             return None
-        if stored:
-            cache.put(game, seen.players)
-            patch = events.move_patch(game, [move.token for move in moves])
-            ack: AckMessage = {
-                "type": "ack",
-                "id": reply.id,
-                "ply": ply,
-                "v": game.version,
-                "duplicate": False,
-            }
-            await events.broadcast_move(
-                game_id, game.version, patch, ack_to=reply.channel, ack=ack, row=changes
-            )
-            if wanted := queue.follow_ups(game):
-                await sync_to_async(_send_all, thread_sensitive=False)(wanted)
-            return MoveResult(ply=ply, version=game.version)
         # The row moved on since it was cached: read it once more and decide again.
         seen = Seen(seen.values, seen.players, stale=True)
     return None
 
 
-def _send_all(wanted: list) -> None:
+def _send_all(wanted: list[Callable[[], object]]) -> None:
     for send in wanted:
         send()

@@ -7,7 +7,7 @@ commit), so a move made over HTTP or by a Celery task looks the same.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import psycopg
 from channels.db import database_sync_to_async
@@ -17,12 +17,24 @@ from django.utils.translation import gettext as _
 from accounts.identity import Identity, identity_from_scope
 from chat.consumers import ChatMixin
 from config.websocket import JsonConsumer, compact_json
-from games import events, live, presence, rows, services
-from games.models import Game
-from games.protocol import Snapshot
+from games import services
+from games.live import events, fastpath, presence
+from games.live.protocol import Snapshot
+from games.models import EndReason, Game
 from games.services import Code
+from games.store import rows
 
 CLOSE_NOT_FOUND = 4404
+
+
+class Opened(NamedTuple):
+    """Everything a socket needs once it opens."""
+
+    snapshot: Snapshot | None  # None: no such game
+    identity: Identity
+    side: int | None  # None: a spectator
+    online: list[bool]  # which sides have a socket open
+    presence_seq: int
 
 
 def in_db_thread(func):
@@ -48,21 +60,22 @@ def _open(game_id: int, scope: dict) -> Opened:
     try:
         game = rows.read_game(game_id)  # player names of registered users load lazily
     except Game.DoesNotExist:
-        return None, identity, None, ([False, False], 0)
+        return Opened(None, identity, None, [False, False], 0)
     side = game.side_of(identity)
     if side is None:
-        return events.snapshot(game), identity, side, presence.online(game_id)
-    online = presence.change(game_id, side, +1)  # (who is online, presence sequence number)
+        return Opened(events.snapshot(game), identity, side, *presence.online(game_id))
+    online, seq = presence.change(game_id, side, +1)
     # A reconnect is the moment to catch up on anything overdue (a clock that ran
     # out, a computer move whose task was lost) without waiting for the sweep.
-    if game.attention_at is not None and game.attention_at <= timezone.now() and services.attend(game_id):
+    if (
+        game.attention_at is not None
+        and game.attention_at <= timezone.now()
+        and services.attend(game_id) is not None
+    ):
         game = rows.read_game(game_id)
     payload = events.snapshot(game)
-    live.remember(game, payload["players"])  # this process will check the player's moves against it
-    return payload, identity, side, online
-
-
-Opened = tuple[Snapshot | None, Identity, int | None, tuple[list[bool], int]]
+    fastpath.remember(game, payload["players"])  # this process will check the player's moves against it
+    return Opened(payload, identity, side, online, seq)
 
 
 async def _open_in_loop(game_id: int, scope: dict) -> Opened | None:
@@ -74,11 +87,11 @@ async def _open_in_loop(game_id: int, scope: dict) -> Opened | None:
     None when the thread must do it: a game not seen here, new players, or an
     obligation overdue (``services.attend`` belongs to the locked path).
     """
-    seen = live.cache.get(game_id) if live.enabled() else None
+    seen = fastpath.cache.get(game_id) if fastpath.enabled() else None
     if seen is None:
         return None
     try:
-        seen = await live.read(game_id, seen)
+        seen = await fastpath.read(game_id, seen)
     except (psycopg.Error, OSError):
         return None
     if seen is None:
@@ -90,10 +103,10 @@ async def _open_in_loop(game_id: int, scope: dict) -> Opened | None:
     identity = identity_from_scope(scope)
     side = game.side_of(identity)
     if side is None:
-        online = await presence.online_in_loop(game_id)
+        online, seq = await presence.online_in_loop(game_id)
     else:
-        online = await presence.change_in_loop(game_id, side, +1)
-    return events.snapshot(game, known_players=seen.players), identity, side, online
+        online, seq = await presence.change_in_loop(game_id, side, +1)
+    return Opened(events.snapshot(game, known_players=seen.players), identity, side, online, seq)
 
 
 @in_db_thread
@@ -109,9 +122,9 @@ def _version_in_thread(game_id: int) -> int | None:
 async def _version(game_id: int) -> int | None:
     """The game's committed version: on the event loop's connection when there is one
     (every player's page asks every 25 s), else in a database thread."""
-    if live.enabled():
+    if fastpath.enabled():
         try:
-            return await live.version(game_id)
+            return await fastpath.version(game_id)
         except (psycopg.Error, OSError):
             pass
     return await _version_in_thread(game_id)
@@ -132,7 +145,7 @@ class GameConsumer(ChatMixin, JsonConsumer):
         await self.channel_layer.group_add(events.game_group(self.game_id), self.channel_name)
         self.subscribed = True
         opened = await _open_in_loop(self.game_id, self.scope) or await _open(self.game_id, self.scope)
-        payload, self.identity, self.side, (online, seq) = opened
+        payload, self.identity, self.side, online, seq = opened
         if payload is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -177,7 +190,7 @@ class GameConsumer(ChatMixin, JsonConsumer):
     # --- events from the group -----------------------------------------------------
 
     async def game_event(self, event: dict[str, Any]) -> None:
-        live.cache.saw_version(self.game_id, event["v"], event.get("row"))
+        fastpath.cache.saw_version(self.game_id, event["v"], event.get("row"))
         # {"type": "event", ..., "game": <snapshot>} around the snapshot the sender
         # serialised once, rather than parsing and serialising it again per socket.
         head: dict[str, Any] = {"type": "event", "event": event["event"], "v": event["v"], "you": self.side}
@@ -242,37 +255,25 @@ class GameConsumer(ChatMixin, JsonConsumer):
             return
         if not isinstance(client_id, str | int):
             client_id = ""
-        if self.side is not None and await live.play_move(
+        if self.side is not None and await fastpath.play_move(
             game_id=self.game_id,
             identity=self.identity,
             token=token,
             ply=ply,
             client_id=str(client_id),
-            reply=live.Reply(self.channel_name, message.get("id")),
+            reply=fastpath.Reply(self.channel_name, message.get("id")),
         ):
             return  # stored; the ack rides in the move's event to this socket
         # The locked path decides whatever the fast one cannot.
         result = await self._run(message, services.play_move, token=token, ply=ply, client_id=str(client_id))
-        if result is None:
-            return
-        if result.flagged:
-            await self.send_error(Code.TIMEOUT, _("Your time ran out before the move arrived."), ref=message)
-            return
-        await self.send_json(
-            {
-                "type": "ack",
-                "id": message.get("id"),
-                "ply": result.ply,
-                "v": result.version,
-                "duplicate": result.duplicate,
-            }
-        )
+        if result is not None:
+            await self.send_json(dict(events.ack(message.get("id"), result)))
 
     async def on_resign(self, message: dict[str, Any]) -> None:
-        await self._run(message, services.resign, reason="resign")
+        await self._run(message, services.resign, reason=EndReason.RESIGN)
 
     async def on_exit(self, message: dict[str, Any]) -> None:
-        await self._run(message, services.resign, reason="exit")
+        await self._run(message, services.resign, reason=EndReason.EXIT)
 
     async def on_abort(self, message: dict[str, Any]) -> None:
         await self._run(message, services.abort)

@@ -342,7 +342,7 @@ async def _announce(changes: list[tuple[int, int, bool, int]]) -> None:
     """The same ``game.presence`` broadcast a closing socket sends, for each player of a dead process."""
     from channels.layers import get_channel_layer
 
-    from games.events import game_group
+    from games.live.events import game_group
 
     layer = get_channel_layer()
     for game_id, side, is_online, seq in changes:

@@ -2,7 +2,7 @@
 
 Every event carries the game's ``v`` (version). Most carry the full snapshot, so
 a client that missed an event simply renders the newer one. A move stored by the
-fast path (``games.live``) carries a patch on the version below instead; a
+fast path (``games.live.fastpath``) carries a patch on the version below instead; a
 client that does not hold exactly that version asks for the state, so it can
 never show a stale position either. Clients ignore events whose ``v`` is not
 newer than what they show. The protocol is described in docs/protocol.md.
@@ -11,7 +11,7 @@ newer than what they show. The protocol is described in docs/protocol.md.
 from __future__ import annotations
 
 import time
-from typing import Any, Literal, cast
+from typing import Any, Literal, Protocol, cast
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -19,8 +19,7 @@ from django.utils import timezone
 
 from accounts.consumers import LOBBY_GROUP
 from config.websocket import compact_json
-from games.models import Game
-from games.protocol import (
+from games.live.protocol import (
     AckMessage,
     EndReasonName,
     EventName,
@@ -31,6 +30,7 @@ from games.protocol import (
     Result,
     Snapshot,
 )
+from games.models import Game
 
 
 def game_group(game_id: int) -> str:
@@ -93,7 +93,7 @@ def snapshot(game: Game, *, known_players: list[Player | None] | None = None) ->
 def move_patch(game: Game, added: list[str]) -> MovePatch:
     """What a move changed in the snapshot one version below: its tokens (with forced passes) and the fields they change.
 
-    Sent instead of the whole snapshot by the fast path (``games.live``): a
+    Sent instead of the whole snapshot by the fast path (``games.live.fastpath``): a
     client that holds exactly the version below applies it, any other asks for
     the state (docs/protocol.md).
     """
@@ -122,6 +122,28 @@ def _changed_by_moves(game: Game) -> MovePatchFields:
         "draw_offer": game.draw_offer_side,
         "draw_wait": [game.plies_until_draw_offer(0), game.plies_until_draw_offer(1)],
         "can_redo": bool(game.redo_moves),
+    }
+
+
+class Stored(Protocol):
+    """Where a move was stored: ``services.MoveResult`` (events cannot import the services)."""
+
+    @property
+    def ply(self) -> int: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def duplicate(self) -> bool: ...
+
+
+def ack(reply_id: Any, result: Stored) -> AckMessage:
+    """The mover's ``ack`` of a stored (or resent) move: one shape, whichever path stored it."""
+    return {
+        "type": "ack",
+        "id": reply_id,
+        "ply": result.ply,
+        "v": result.version,
+        "duplicate": result.duplicate,
     }
 
 

@@ -11,12 +11,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.identity import forget_new_guest, identity_from_request
-from games import analysis as game_analysis
-from games import events, services
+from games import services
 from games.engines import ENGINES
 from games.engines.record import dump_record
-from games.forms import NewGameForm
+from games.live import events
 from games.models import Analysis, Game
+from games.services import analysis as game_analysis
+from games.services import analysis_board as board_analysis
+from games.web.forms import NewGameForm
 
 
 def _open_challenges(request):
@@ -299,7 +301,14 @@ def rules(request, slug: str):
     return render(request, f"games/rules/{slug}.html", {"engine": ENGINES[slug]})
 
 
-_REFUSAL_STATUS = {"not_found": 404, "not_finished": 409, "no_identity": 403, "busy": 429, "quota": 429}
+_REFUSAL_STATUS: dict[str, int] = {
+    game_analysis.Refusal.NOT_FOUND: 404,
+    game_analysis.Refusal.NOT_FINISHED: 409,
+    game_analysis.Refusal.NO_IDENTITY: 403,
+    game_analysis.Refusal.BUSY: 429,
+    game_analysis.Refusal.GUESTS_BUSY: 429,
+    game_analysis.Refusal.QUOTA: 429,
+}
 
 
 def analysis(request, game_id: int):
@@ -315,7 +324,7 @@ def analysis(request, game_id: int):
                     "code": refused.code,
                     "retry_at": refused.retry_at.isoformat() if refused.retry_at else None,
                 },
-                status=_REFUSAL_STATUS[refused.code],
+                status=_REFUSAL_STATUS.get(refused.code, 400),
             )
             if refused.retry_at is not None:
                 response["Retry-After"] = str(
@@ -348,15 +357,23 @@ def play_from_here(request, game_id: int):
         )
     except game_analysis.AnalysisRefused as refused:
         forget_new_guest(request)
-        if refused.code == "not_found":
+        if refused.code == game_analysis.Refusal.NOT_FOUND:
             raise Http404 from None
         messages.error(request, refused.message)
         return redirect("replay", game_id=game_id)
     return redirect(game.get_absolute_url())
 
 
+_EVALUATION_REFUSAL_STATUS: dict[str, int] = {
+    game_analysis.Refusal.NOT_FOUND: 404,
+    game_analysis.Refusal.BUSY: 429,
+    game_analysis.Refusal.QUOTA: 429,
+    game_analysis.Refusal.NO_IDENTITY: 403,
+}
+
+
 def _refusal(refused: game_analysis.AnalysisRefused) -> JsonResponse:
-    status = {"not_found": 404, "busy": 429, "quota": 429, "no_identity": 403}.get(refused.code, 400)
+    status = _EVALUATION_REFUSAL_STATUS.get(refused.code, 400)
     response = JsonResponse(
         {
             "error": refused.message,
@@ -376,10 +393,10 @@ def analysis_board(request, slug: str):
         raise Http404
     error = ""
     try:
-        start = game_analysis.board_position(slug, request.GET.get("fen", ""))
+        start = board_analysis.board_position(slug, request.GET.get("fen", ""))
     except game_analysis.AnalysisRefused as refused:
         error = refused.message
-        start = game_analysis.board_position(slug)
+        start = board_analysis.board_position(slug)
     return render(
         request, "games/analysis_board.html", {"slug": slug, "start": {"game": slug, **start}, "error": error}
     )
@@ -390,7 +407,7 @@ def analysis_board_position(request, slug: str):
     """The position after a FEN (or the start) and moves: its FEN and view, or why not."""
     try:
         return JsonResponse(
-            game_analysis.board_position(
+            board_analysis.board_position(
                 slug, request.POST.get("fen", ""), request.POST.get("moves", "").split()
             )
         )
@@ -403,12 +420,12 @@ def analysis_board_evaluation(request, slug: str):
     try:
         if request.method == "POST":
             return JsonResponse(
-                game_analysis.request_board_evaluation(
+                board_analysis.request_board_evaluation(
                     slug=slug, fen=request.POST.get("fen", ""), identity=identity_from_request(request)
                 )
             )
         if request.method == "GET":
-            return JsonResponse(game_analysis.board_evaluation(slug, request.GET.get("fen", "")))
+            return JsonResponse(board_analysis.board_evaluation(slug, request.GET.get("fen", "")))
     except game_analysis.AnalysisRefused as refused:
         forget_new_guest(request)
         return _refusal(refused)

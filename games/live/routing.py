@@ -1,5 +1,5 @@
 from django.urls import path
 
-from games.consumers import GameConsumer
+from games.live.consumers import GameConsumer
 
 websocket_urlpatterns = [path("ws/game/<int:game_id>/", GameConsumer.as_asgi())]

@@ -39,7 +39,7 @@ EventName = Literal["start", "move", "end", "draw_offer", "draw_declined", "draw
 
 # The codes an ``error`` message can carry: every services.Code, and the socket's own.
 ErrorCode = Literal[
-    # the socket itself (config/websocket.py, games/consumers.py)
+    # the socket itself (config/websocket.py, games/live/consumers.py)
     "malformed",
     "binary",
     "unknown_type",
@@ -118,7 +118,7 @@ class Result(TypedDict):
 
 
 class Snapshot(TypedDict):
-    """Everything a board page needs to draw a game (games.events.snapshot)."""
+    """Everything a board page needs to draw a game (games.live.events.snapshot)."""
 
     id: int
     game: str

@@ -27,7 +27,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
 from celery import current_app
@@ -41,7 +42,10 @@ from django.utils.translation import gettext as _
 from accounts.identity import Identity
 from games.ai import analysis as maths
 from games.engines.base import replay
-from games.models import Analysis, Game, PositionEvaluation
+from games.models import Analysis, Game
+
+if TYPE_CHECKING:
+    from games.services.base import Code  # for the annotation only, like play_from_here's local import
 
 logger = logging.getLogger(__name__)
 
@@ -56,9 +60,25 @@ def group_name(game_id: int) -> str:
     return f"analysis.{game_id}"
 
 
+class Refusal(StrEnum):
+    """Why an analysis or an evaluation was refused: the ``code`` of the JSON answer."""
+
+    NOT_FOUND = "not_found"
+    NOT_FINISHED = "not_finished"
+    NO_IDENTITY = "no_identity"
+    BUSY = "busy"  # this requester's own request is still under way
+    GUESTS_BUSY = "guests_busy"  # too many guests' requests under way
+    QUOTA = "quota"
+    BAD_PLY = "bad_ply"
+    BAD_SIDE = "bad_side"
+    BAD_POSITION = "bad_position"
+    ILLEGAL = "illegal"
+    POSITION_OVER = "position_over"
+
+
 @dataclass
 class AnalysisRefused(Exception):
-    code: str  # "not_found", "not_finished", "no_identity", "busy", "quota"
+    code: Refusal | Code  # Code: a refusal of the game services ("Play from here")
     message: str
     retry_at: datetime | None = None
 
@@ -102,7 +122,7 @@ def _quota_frees_at(mine: QuerySet[Any], quota: int, *, now: datetime) -> dateti
 def _refuse_when_guests_are_busy(identity: Identity, guests_under_way: QuerySet[Any]) -> None:
     if identity.user is None and guests_under_way.count() >= settings.ANALYSIS_GUESTS_AT_ONCE:
         raise AnalysisRefused(
-            "guests_busy",
+            Refusal.GUESTS_BUSY,
             _("Too many guests are analysing games right now; log in, or try again in a minute."),
         )
 
@@ -117,9 +137,9 @@ def request_analysis(*, game_id: int, identity: Identity, now: datetime | None =
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None:
-            raise AnalysisRefused("not_found", _("There is no such game."))
+            raise AnalysisRefused(Refusal.NOT_FOUND, _("There is no such game."))
         if game.status != Game.Status.FINISHED:
-            raise AnalysisRefused("not_finished", _("Only finished games can be analysed."))
+            raise AnalysisRefused(Refusal.NOT_FINISHED, _("Only finished games can be analysed."))
         existing = Analysis.objects.filter(game=game).first()
         if existing is not None and (
             existing.status == Analysis.Status.DONE
@@ -128,7 +148,7 @@ def request_analysis(*, game_id: int, identity: Identity, now: datetime | None =
             return existing
         if identity.user is None and identity.guest is None:
             raise AnalysisRefused(
-                "no_identity", _("Open the page again to get a guest name, then ask again.")
+                Refusal.NO_IDENTITY, _("Open the page again to get a guest name, then ask again.")
             )
         if existing is not None:  # failed, or its worker vanished: continue it, at no cost
             existing.status = Analysis.Status.QUEUED
@@ -149,7 +169,7 @@ def request_analysis(*, game_id: int, identity: Identity, now: datetime | None =
         busy = mine.filter(status__in=UNDER_WAY, updated_at__gte=now - STALE_AFTER).first()
         if busy is not None:
             raise AnalysisRefused(
-                "busy",
+                Refusal.BUSY,
                 _("Your analysis of game %(game)s is still running: you can start another one when it ends.")
                 % {"game": busy.game_id},
             )
@@ -157,7 +177,7 @@ def request_analysis(*, game_id: int, identity: Identity, now: datetime | None =
         retry_at = _quota_frees_at(mine, quota, now=now)
         if retry_at is not None:
             raise AnalysisRefused(
-                "quota",
+                Refusal.QUOTA,
                 _(
                     "You have used your %(quota)s analyses of the last 24 hours; "
                     "the next one is possible at %(time)s UTC."
@@ -299,7 +319,7 @@ def summaries_for(game_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
 def position_at(game: Game, ply: int) -> Any:
     """The engine state of ``game`` after ``ply`` moves; AnalysisRefused for a ply it never reached."""
     if not 0 <= ply <= len(game.tokens):
-        raise AnalysisRefused("bad_ply", _("This game has no move %(ply)s.") % {"ply": ply})
+        raise AnalysisRefused(Refusal.BAD_PLY, _("This game has no move %(ply)s.") % {"ply": ply})
     return replay(game.engine, list(game.tokens[:ply]), game.start_state())
 
 
@@ -313,11 +333,11 @@ def play_from_here(*, game_id: int, ply: int, identity: Identity, level: str, si
 
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise AnalysisRefused("not_found", _("There is no such game."))
+        raise AnalysisRefused(Refusal.NOT_FOUND, _("There is no such game."))
     if not game.is_over:
-        raise AnalysisRefused("not_finished", _("You can play from a position once the game is over."))
+        raise AnalysisRefused(Refusal.NOT_FINISHED, _("You can play from a position once the game is over."))
     if side not in (0, 1):
-        raise AnalysisRefused("bad_side", _("Choose a side."))
+        raise AnalysisRefused(Refusal.BAD_SIDE, _("Choose a side."))
     state = position_at(game, ply)
     try:
         return services.create_computer_game(
@@ -330,123 +350,3 @@ def play_from_here(*, game_id: int, ply: int, identity: Identity, level: str, si
         )
     except services.GameError as exc:
         raise AnalysisRefused(exc.code, exc.message) from None
-
-
-# ---------------------------------------------------------------------------
-# The free analysis board: positions set up by FEN or by moves, evaluated on request.
-#
-# An evaluation runs on the analysis queue like a game's analysis (never in the
-# web process, where it would hold up live games) and is kept, so a position is
-# evaluated once at the fixed budget. The page polls for the answer (a second or
-# two). Limits: one evaluation under way per player, and ``BOARD_DAILY_QUOTA`` /
-# ``BOARD_GUEST_DAILY_QUOTA`` new ones per 24 hours; positions already evaluated
-# cost nothing.
-
-EVALUATION_STALE_AFTER = timedelta(minutes=1)
-
-
-def board_position(slug: str, fen: str = "", moves: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
-    """The board's position from ``fen`` (or the usual start) after ``moves``: its FEN and view.
-
-    Raises AnalysisRefused for an unknown game, a bad FEN or an illegal move.
-    """
-    from games.engines import ENGINES
-    from games.engines.base import IllegalMove, InvalidPosition
-
-    engine = ENGINES.get(slug)
-    if engine is None:
-        raise AnalysisRefused("not_found", _("There is no such game."))
-    try:
-        state = engine.from_fen(fen.strip()) if fen.strip() else engine.initial()
-    except InvalidPosition as exc:
-        raise AnalysisRefused(
-            "bad_position", _("That position is not valid: %(reason)s") % {"reason": exc}
-        ) from None
-    for move in moves:
-        try:
-            state = engine.play(state, move)
-        except IllegalMove as exc:
-            raise AnalysisRefused(
-                "illegal", _("That move is not legal here: %(reason)s") % {"reason": exc}
-            ) from None
-    return {"fen": engine.fen(state), "position": engine.view(state)}
-
-
-def _evaluation_json(row: PositionEvaluation) -> dict[str, Any]:
-    if row.result is None:
-        return {"status": "pending", "fen": row.fen}
-    return {"status": "done", "fen": row.fen, **row.result}
-
-
-def board_evaluation(slug: str, fen: str) -> dict[str, Any]:
-    """The stored evaluation of a position, or ``{"status": "none"}``."""
-    position = board_position(slug, fen)
-    row = PositionEvaluation.objects.filter(game=slug, fen=position["fen"]).first()
-    return {"status": "none", "fen": position["fen"]} if row is None else _evaluation_json(row)
-
-
-def request_board_evaluation(
-    *, slug: str, fen: str, identity: Identity, now: datetime | None = None
-) -> dict[str, Any]:
-    """Evaluate a position of the analysis board (queued), or the stored answer at once."""
-    now = now or timezone.now()
-    position = board_position(slug, fen)
-    if position["position"]["outcome"] is not None:
-        raise AnalysisRefused("position_over", _("The game is already over in that position."))
-    if identity.user is None and identity.guest is None:
-        raise AnalysisRefused("no_identity", _("Open the page again to get a guest name, then ask again."))
-    with transaction.atomic():
-        row = PositionEvaluation.objects.select_for_update().filter(game=slug, fen=position["fen"]).first()
-        if row is not None and (row.result is not None or row.created_at >= now - EVALUATION_STALE_AFTER):
-            return _evaluation_json(row)
-        _refuse_when_guests_are_busy(
-            identity,
-            PositionEvaluation.objects.filter(
-                requested_by__isnull=True, result__isnull=True, created_at__gte=now - EVALUATION_STALE_AFTER
-            ),
-        )
-        mine = PositionEvaluation.objects.filter(_requester_filter(identity))
-        if mine.filter(result__isnull=True, created_at__gte=now - EVALUATION_STALE_AFTER).exists():
-            raise AnalysisRefused("busy", _("Wait for the evaluation you asked for first."))
-        quota = (
-            int(getattr(settings, "BOARD_DAILY_QUOTA", 200))
-            if identity.is_registered
-            else int(getattr(settings, "BOARD_GUEST_DAILY_QUOTA", 30))
-        )
-        retry_at = _quota_frees_at(mine, quota, now=now)
-        if retry_at is not None:
-            raise AnalysisRefused(
-                "quota",
-                _(
-                    "You have used your %(quota)s evaluations of the last 24 hours; "
-                    "the next one is possible at %(time)s UTC."
-                )
-                % {"quota": quota, "time": retry_at.astimezone(UTC).strftime("%H:%M")},
-                retry_at,
-            )
-        fields = {"requested_by": identity.user, "created_at": now, "requested_guest": _guest_key(identity)}
-        if row is None:
-            row = PositionEvaluation.objects.create(game=slug, fen=position["fen"], **fields)
-        else:  # its worker vanished: ask again
-            PositionEvaluation.objects.filter(pk=row.pk).update(**fields)
-        row_id = row.pk
-        transaction.on_commit(lambda: _enqueue_evaluation(row_id))
-    return {"status": "pending", "fen": position["fen"]}
-
-
-def _enqueue_evaluation(row_id: int) -> None:
-    _task("games.tasks.evaluate_position").apply_async((row_id,), queue=ANALYSIS_QUEUE)
-
-
-def run_board_evaluation(row_id: int) -> None:
-    """The worker's side: evaluate and store (once; a repeat changes nothing)."""
-    from games.engines import get
-
-    row = PositionEvaluation.objects.filter(pk=row_id, result__isnull=True).first()
-    if row is None:
-        return
-    engine = get(row.game)
-    result = maths.evaluate(engine, engine.from_fen(row.fen)).as_dict()
-    PositionEvaluation.objects.filter(pk=row_id, result__isnull=True).update(
-        result=result, finished_at=timezone.now()
-    )

@@ -1,0 +1,1 @@
+"""The games' pages: views, forms and URLs (thin: they parse, authorise, call a service and render)."""
