@@ -147,6 +147,23 @@ def user_factory(db, django_user_model):
     return make
 
 
+# The players of the tests' stories, the same everywhere (a test that needs another
+# password or a guest overrides them in its own module).
+@pytest.fixture
+def alice(user_factory):
+    return user_factory("alice")
+
+
+@pytest.fixture
+def bob(user_factory):
+    return user_factory("bob")
+
+
+@pytest.fixture
+def carol(user_factory):
+    return user_factory("carol")
+
+
 def pytest_addoption(parser):
     parser.addoption(
         "--perf",

@@ -28,16 +28,6 @@ def client_for(db):
     return make
 
 
-@pytest.fixture
-def alice(user_factory):
-    return user_factory("alice")
-
-
-@pytest.fixture
-def bob(user_factory):
-    return user_factory("bob")
-
-
 @pytest.fixture(autouse=True)
 def _plain_static_storage(settings):
     # Pages render {% static %}; the manifest storage would need a collectstatic first.

@@ -21,11 +21,11 @@ from collections.abc import Callable
 import pytest
 import redis
 
-from accounts.identity import Identity
 from games import services as play
 from games.live import presence
 from games.models import Game, Move
 from ratings.models import AppliedGame, RatingChange
+from tests.people import me
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -68,10 +68,6 @@ def within(seconds: float, condition: Callable[[], bool], what: str, services) -
         assert time.monotonic() < deadline, f"{what} not within {seconds} s\n" + services.tail()
         time.sleep(0.1)
     return time.monotonic()
-
-
-def me(user) -> Identity:
-    return Identity(user=user, guest=None)
 
 
 def ply_of(game_id: int) -> int:

@@ -13,25 +13,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from accounts.identity import Identity
 from games import services
 from games.models import Game, Move
+from tests.people import me
 
 pytestmark = pytest.mark.django_db
-
-
-def me(user) -> Identity:
-    return Identity(user=user, guest=None)
-
-
-@pytest.fixture
-def alice(user_factory):
-    return user_factory("alice")
-
-
-@pytest.fixture
-def bob(user_factory):
-    return user_factory("bob")
 
 
 def live_game(alice, bob, *, minutes: int = 1) -> Game:

@@ -9,13 +9,13 @@ import pytest
 from django import template
 from django.test import Client
 
-from accounts.identity import Identity
 from accounts.models import Preferences
 from games import services
 from games.engines import ENGINES, get
 from games.engines.four_tac_toe import lines_table
 from games.models import Game
 from games.templatetags.board_tags import board_diagram
+from tests.people import me
 
 pytestmark = [pytest.mark.django_db]
 
@@ -34,10 +34,6 @@ def client_for():
         return client
 
     return make
-
-
-def me(user) -> Identity:
-    return Identity(user=user, guest=None)
 
 
 def test_home_offers_the_five_games_with_their_rules_and_the_form(client):

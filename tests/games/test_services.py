@@ -7,26 +7,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from accounts.identity import Identity
 from games import services
 from games.models import Game, Move
 from games.receivers import adopt_guest_games
+from tests.people import me
 
 pytestmark = pytest.mark.django_db
-
-
-def me(user) -> Identity:
-    return Identity(user=user, guest=None)
-
-
-@pytest.fixture
-def alice(user_factory):
-    return user_factory("alice")
-
-
-@pytest.fixture
-def bob(user_factory):
-    return user_factory("bob")
 
 
 def live_game(alice, bob, *, game="reversi", minutes=5) -> Game:

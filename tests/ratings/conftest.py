@@ -21,21 +21,6 @@ def player(db, django_user_model):
 
 
 @pytest.fixture
-def alice(player):
-    return player("alice")
-
-
-@pytest.fixture
-def bob(player):
-    return player("bob")
-
-
-@pytest.fixture
-def carol(player):
-    return player("carol")
-
-
-@pytest.fixture
 def finished_game(db):
     """An ended game built straight with the ORM: user0 beats user1 at reversi by count unless told otherwise."""
 

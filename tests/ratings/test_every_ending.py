@@ -13,20 +13,16 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from accounts.identity import Identity
 from games import services
 from games.models import Game
 from games.signals import game_finished
 from ratings.models import AppliedGame
 from ratings.services import games_missing_ratings
+from tests.people import me
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 WIPEOUT_IN_ONE = "7/3o3/3oo2/2x3x/7/7/x6 x 0 1"  # Ataxx: c4e6 takes White's last pieces
-
-
-def me(user) -> Identity:
-    return Identity(user=user, guest=None)
 
 
 @pytest.fixture
