@@ -43,7 +43,7 @@ perf: setup
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy config games accounts ratings launch
+	$(BIN)/mypy config games accounts ratings launch chat
 
 bench: setup
 	$(BIN)/python bench/engines.py

@@ -62,7 +62,16 @@ class ReplyForm(forms.Form):
 class SettingsForm(forms.ModelForm):
     class Meta:
         model = Preferences
-        fields = ["theme", "palette", "ai_level", "hints", "sound", "block_invitations"]
+        fields = [
+            "theme",
+            "palette",
+            "ai_level",
+            "hints",
+            "sound",
+            "block_invitations",
+            "chat",
+            "chat_spectators",
+        ]
         widgets = {
             "theme": forms.RadioSelect,
             "palette": forms.RadioSelect,
@@ -71,6 +80,7 @@ class SettingsForm(forms.ModelForm):
         help_texts = {
             "block_invitations": _("Nobody can invite you to a game; you can still join open challenges."),
             "hints": _("Show the legal moves when playing the computer."),
+            "chat": _("Off: the game page shows no chat and you receive no chat lines."),
         }
 
     def __init__(self, *args: Any, registered: bool, **kwargs: Any) -> None:

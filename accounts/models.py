@@ -133,6 +133,10 @@ class Preferences(models.Model):
     hints = models.BooleanField(_("show hints"), default=True)
     sound = models.BooleanField(_("sound"), default=True)
     block_invitations = models.BooleanField(_("block all invitations"), default=False)
+    # Off: the game page has no chat panel and the game socket sends this player no lines.
+    chat = models.BooleanField(_("chat in games"), default=True)
+    # The spectators' room, for a player of the game (spectators always see it).
+    chat_spectators = models.BooleanField(_("show the spectators' chat to me as a player"), default=False)
 
     class Meta:
         verbose_name = _("preferences")

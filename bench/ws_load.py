@@ -7,6 +7,7 @@
     ... --servers 2                # each game's players on different daphne processes
     ... --idle-sockets 10000       # that many idle spectator sockets held open during the run
     ... --games 1000 --reconnect-storm   # 2,000 sockets drop and come back at once
+    ... --games 2000 --think 5 --chat-rate 100   # and 100 chat lines a second (docs/protocol.md, "Chat")
     ... --profile daphne.json      # py-spy record of daphne over the measured window
                                    # (py-spy: pip install -e '.[bench]';
                                    # then: python bench/profile_summary.py daphne.json)
@@ -31,6 +32,14 @@ divided by those moves. Idle sockets are spectators (20 a game) of games nobody
 plays, opened before the play starts: memory per idle socket is daphne's RSS
 after opening them minus before, divided by their number (KB = 1,024 bytes).
 Traffic stays on 127.0.0.1.
+
+With --chat-rate, some games also chat: in each, a socket of the first player
+(the author) posts preset lines, with gaps uniform in 0.5-1.5 of the mean so
+no author reaches the chat's limit of 5 lines in 10 s, and a socket of the
+second player (the reader, on the other server with --servers 2) receives
+them. A line's latency is the author's send to the reader receiving it. These
+are two more sockets in each chatting game (they receive its moves as well),
+opened beside the players' own.
 """
 
 from __future__ import annotations
@@ -63,6 +72,7 @@ os.environ.setdefault("DJANGO_STATIC_MANIFEST", "0")
 ORIGIN = "http://127.0.0.1"
 HANDSHAKES_IN_FLIGHT = 50  # per client process
 SPECTATORS_PER_IDLE_GAME = 20
+CHAT_LINES_PER_AUTHOR_S = 0.2  # the chat allows 5 in 10 s: gaps of 2.5-7.5 s make at most 4
 CLIENTS: list[multiprocessing.Process] = []  # client processes, killed if the run is interrupted
 
 
@@ -251,8 +261,81 @@ def make_games(n: int, *, players: bool = True) -> list[tuple[int, str, str]]:
 # --- client processes (all on core 0) -------------------------------------------------
 
 
+async def chat_pair(
+    author_url: str,
+    reader_url: str,
+    author_cookie: str,
+    reader_cookie: str,
+    rate: float,
+    gate: asyncio.Semaphore,
+    latencies: list[tuple[float, float]],
+    errors: list[dict],
+    ready: asyncio.Event,
+) -> None:
+    """One chatting game: the author posts presets at ``rate`` a second on average, the reader times their arrival."""
+    import json
+    from collections import deque
+
+    from websockets.asyncio.client import connect
+
+    async def opened(url: str, cookie: str):
+        async with gate:
+            ws = await connect(
+                url, origin=ORIGIN, additional_headers={"Cookie": f"sessionid={cookie}"}, open_timeout=60
+            )
+        await ws.send(json.dumps({"type": "chat_history"}))
+        while json.loads(await ws.recv())["type"] != "chat_history":
+            pass
+        return ws
+
+    try:
+        author = await opened(author_url, author_cookie)
+        reader = await opened(reader_url, reader_cookie)
+    except Exception:  # noqa: BLE001 - counted and reported
+        errors.append({"type": "not_connected"})
+        ready.set()  # nothing to wait for
+        return
+    ready.set()
+    pending: deque[tuple[int, float]] = deque()  # (id, sent at) of the lines not yet read, in order
+
+    async def read_author() -> None:
+        async for raw in author:
+            message = json.loads(raw)
+            if message["type"] == "error":  # refused: the reader will never see it
+                errors.append(message)
+                for entry in list(pending):
+                    if entry[0] == message.get("id"):
+                        pending.remove(entry)
+
+    async def read_reader() -> None:
+        async for raw in reader:
+            if json.loads(raw)["type"] == "chat" and pending:
+                _, sent = pending.popleft()
+                latencies.append((sent, time.perf_counter() - sent))
+
+    async def write() -> None:
+        for n in itertools.count():
+            # Uniform gaps (0.5-1.5 of the mean) keep every author under the chat's limit;
+            # the lines of many authors together still arrive at random.
+            await asyncio.sleep(random.uniform(0.5, 1.5) / rate)
+            pending.append((n, time.perf_counter()))
+            await author.send(json.dumps({"type": "chat", "preset": "hello", "id": n}))
+
+    try:
+        await asyncio.gather(read_author(), read_reader(), write())
+    finally:
+        await asyncio.gather(author.close(), reader.close(), return_exceptions=True)
+
+
 def play_client(
-    conn, games, ports, offset: int, think: tuple[float, float] | None, in_flight: int, connect_limit: float
+    conn,
+    games,
+    ports,
+    offset: int,
+    think: tuple[float, float] | None,
+    in_flight: int,
+    connect_limit: float,
+    chat_games: int = 0,
 ) -> None:
     """One client process: plays its slice of the games until the parent says stop.
 
@@ -289,11 +372,36 @@ def play_client(
                 )
             )
         tasks = [asyncio.create_task(bot.play(timeout=24 * 3600)) for bot in bots]
+        chats, chat_ready = [], []
+        for j, (game_id, black, white) in enumerate(games[:chat_games]):
+            i = offset + j
+            port_b, port_w = ports[i % len(ports)], ports[(i + 1) % len(ports)]
+            chat_ready.append(asyncio.Event())
+            chats.append(
+                asyncio.create_task(
+                    chat_pair(
+                        f"ws://127.0.0.1:{port_b}/ws/game/{game_id}/",
+                        f"ws://127.0.0.1:{port_w}/ws/game/{game_id}/",
+                        black,
+                        white,
+                        CHAT_LINES_PER_AUTHOR_S,
+                        gate,
+                        chat_latencies,
+                        chat_errors,
+                        chat_ready[-1],
+                    )
+                )
+            )
         give_up = time.perf_counter() + connect_limit
-        while any(bot.snapshot is None for bot in bots) and time.perf_counter() < give_up:
+        while (
+            any(bot.snapshot is None for bot in bots) or not all(event.is_set() for event in chat_ready)
+        ) and time.perf_counter() < give_up:
             await asyncio.sleep(0.2)
         conn.send((time.perf_counter(), sum(1 for bot in bots if bot.snapshot is not None), len(bots)))
         await asyncio.get_running_loop().run_in_executor(None, conn.recv)  # the parent's word to stop
+        for chat in chats:
+            chat.cancel()
+        await asyncio.gather(*chats, return_exceptions=True)
         # Python 3.11's wait_for can swallow a cancellation that lands as its
         # inner recv() completes: cancel again until every bot has stopped.
         while pending := [task for task in tasks if not task.done()]:
@@ -302,10 +410,14 @@ def play_client(
             await asyncio.wait(pending, timeout=1)
         return bots
 
+    chat_latencies: list[tuple[float, float]] = []
+    chat_errors: list[dict] = []
     bots = asyncio.run(run())
     conn.send(
         [(b.round_trips, b.moves_made, b.longest_wait, len(b.errors), b.reconnects, b.finished) for b in bots]
     )
+    not_in = sum(1 for error in chat_errors if error["type"] == "not_connected")
+    conn.send((chat_latencies, len(chat_errors) - not_in, not_in))
     conn.send(cpu_seconds(os.getpid()))
     conn.close()
 
@@ -466,13 +578,16 @@ def play(args, games, ports, daphne_pids, profile_path: str | None) -> None:
     pipes, procs = [], []
     per = math.ceil(len(games) / n_clients)
     in_flight = max(1, HANDSHAKES_IN_FLIGHT // n_clients)
+    chat_games = min(len(games), math.ceil(args.chat_rate / CHAT_LINES_PER_AUTHOR_S)) if args.chat_rate else 0
     for k in range(n_clients):
         chunk = games[k * per : (k + 1) * per]
         if not chunk:
             continue
         parent, child = ctx.Pipe()
+        chat_share = math.ceil(chat_games * len(chunk) / len(games))
         proc = ctx.Process(
-            target=play_client, args=(child, chunk, ports, k * per, think, in_flight, args.connect_limit)
+            target=play_client,
+            args=(child, chunk, ports, k * per, think, in_flight, args.connect_limit, chat_share),
         )
         proc.start()
         CLIENTS.append(proc)
@@ -498,8 +613,14 @@ def play(args, games, ports, daphne_pids, profile_path: str | None) -> None:
     for pipe in pipes:
         pipe.send("stop")
     results, client_cpu = [], 0.0
+    chat_trips: list[tuple[float, float]] = []
+    chat_errors = chat_not_in = 0
     for pipe in pipes:
         results += pipe.recv()
+        trips, refused, not_in = pipe.recv()
+        chat_trips += trips
+        chat_errors += refused
+        chat_not_in += not_in
         client_cpu += pipe.recv()
     for proc in procs:
         proc.join()
@@ -549,6 +670,14 @@ def play(args, games, ports, daphne_pids, profile_path: str | None) -> None:
         + ", ".join(f"core {c} {s:.0f} %" for c, s in sorted(shares.items()))
         + f"; client processes {client_cpu / (time.perf_counter() - started) * 100:.0f} % of a core over the run"
     )
+    if chat_games:
+        lines = [latency for sent, latency in chat_trips if t0 <= sent <= t1]
+        print(
+            f"  chat: {chat_games - chat_not_in} of {chat_games} chatting games in, offered ~{(chat_games - chat_not_in) * CHAT_LINES_PER_AUTHOR_S:.0f} lines/s, "
+            f"read {len(lines) / window:.0f} lines/s; line latency p50 {percentile(lines, 0.5) * 1000:.1f} ms, "
+            f"p99 {percentile(lines, 0.99) * 1000:.1f} ms, p99.9 {percentile(lines, 0.999) * 1000:.1f} ms; "
+            f"refused {chat_errors}"
+        )
     if profile_path:
         print(f"  py-spy profile of daphne pid {daphne_pids[0]}: {profile_path}")
 
@@ -590,6 +719,12 @@ def main() -> None:
     )
     parser.add_argument(
         "--clients", type=int, default=0, help="client processes (default: one per 500 games)"
+    )
+    parser.add_argument(
+        "--chat-rate",
+        type=float,
+        default=0,
+        help=f"chat lines a second, over games chatting at {CHAT_LINES_PER_AUTHOR_S:g} lines/s each",
     )
     parser.add_argument("--no-pin", action="store_true", help="leave every process on every core")
     parser.add_argument(

@@ -129,6 +129,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "ratings",
+    "chat",
 ]
 
 MIDDLEWARE = [

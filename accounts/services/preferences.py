@@ -14,9 +14,9 @@ from django.http import HttpRequest
 from accounts.models import Preferences
 
 SESSION_KEY = "preferences"
-FIELDS = ("theme", "palette", "ai_level", "hints", "sound", "block_invitations")
+FIELDS = ("theme", "palette", "ai_level", "hints", "sound", "block_invitations", "chat", "chat_spectators")
 # Guests cannot be invited (they have no name to invite), so the switch is theirs only when registered.
-GUEST_FIELDS = ("theme", "palette", "ai_level", "hints", "sound")
+GUEST_FIELDS = ("theme", "palette", "ai_level", "hints", "sound", "chat", "chat_spectators")
 
 
 def _default(name: str) -> Any:

@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.identity import Identity, identity_from_scope
+from chat.consumers import ChatMixin
 from config.websocket import JsonConsumer, compact_json
 from games import services
 from games.live import events, fastpath, presence
@@ -129,7 +130,7 @@ async def _version(game_id: int) -> int | None:
     return await _version_in_thread(game_id)
 
 
-class GameConsumer(JsonConsumer):
+class GameConsumer(ChatMixin, JsonConsumer):
     game_id: int
     side: int | None
     identity: Identity

@@ -25,6 +25,8 @@ def test_everyone_gets_default_settings_without_anything_being_stored(alice, cli
             "hints": True,
             "sound": True,
             "block_invitations": False,
+            "chat": True,
+            "chat_spectators": False,
         }
     assert not Preferences.objects.exists()
 

@@ -29,7 +29,8 @@ export class GameClient {
   // handlers: onSnapshot(game, info), onError(msg), onPresence(msg),
   // onConnection(state: "open" | "lost" | "gone"), onRedirect(url), onAck(msg),
   // onPending(move message | null), onResend(move message, ms waited),
-  // onRefused(move message, error message)
+  // onRefused(move message, error message),
+  // onOther(msg) for any other message type
   constructor(gameId, initial, handlers) {
     this.url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/game/${gameId}/`;
     this.game = initial.game;
@@ -110,7 +111,8 @@ export class GameClient {
       presence: () => this.onPresence(message),
       redirect: () => this.handlers.onRedirect?.(message.url),
     }[message.type];
-    handler?.();
+    // Messages of other parts of the page (the chat, chat.js) go to them.
+    (handler ?? (() => this.handlers.onOther?.(message)))();
   }
 
   accept(message, event) {

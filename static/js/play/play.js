@@ -3,6 +3,7 @@
 // The move list and the step buttons show earlier positions (the live game goes
 // on meanwhile); a move sent and not yet acknowledged stays marked on the board.
 
+import { startChat } from "./chat.js";
 import { GameClient } from "./client.js";
 import { loadRenderer, readJson } from "./renderers.js";
 import { formatClock, playerName, resultText, turnText } from "./text.js";
@@ -46,6 +47,7 @@ const client = new GameClient(initial.id, { game: initial, you }, {
   onRefused,
   onRedirect: (url) => window.location.assign(url),
 });
+const chat = startChat(client);
 
 // For people using the browser console and for the browser tests: read-only views.
 window.__game = {
@@ -55,6 +57,7 @@ window.__game = {
   get busy() { return client.busy; },
   get viewPly() { return viewPly; },
   client,
+  chat,
   play: playMove,
 };
 

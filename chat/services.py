@@ -1,0 +1,256 @@
+"""Writing to the chat: post a line, report one, hide one, mute a player.
+
+``post_line`` answers with a verdict (as ``accounts.services.messages`` does):
+every refusal is one clear sentence and stores nothing. A line that passes is
+stored, then announced to the game's sockets after commit; each socket decides
+for its own reader (``chat.consumers``) with the facts the event carries.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import re
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from accounts.identity import Identity
+from accounts.models import Block, Preferences
+from accounts.services.preferences import GUEST_FIELDS, SESSION_KEY, clean_preferences
+from chat import selectors
+from chat.models import MAX_LENGTH, ChatLine, ChatMute, ChatReport
+from chat.presets import PRESETS
+from games.live.events import game_group
+from games.models import Game
+
+logger = logging.getLogger(__name__)
+
+# Per author across all their sockets and processes (each socket has its own flood limit too).
+RATE_LINES = 5
+RATE_SECONDS = 10
+REASON_MAX_LENGTH = 200
+MUTE_DURATIONS = {"1h": timedelta(hours=1), "24h": timedelta(hours=24), "7d": timedelta(days=7)}
+
+# Line breaks and other control characters become spaces: a line is one line.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+
+
+class Verdict(enum.Enum):
+    OK = "ok"
+    NO_IDENTITY = "chat_no_identity"  # a visitor with neither an account nor a guest identity (reads only)
+    NOT_FOUND = "chat_not_found"  # no such game, or no such line in it
+    CHAT_OFF = "chat_off"
+    INVALID = "chat_invalid"  # empty, too long, or an unknown preset
+    PRESETS_ONLY = "chat_presets_only"
+    RATE_LIMITED = "chat_rate_limited"
+    NOT_REGISTERED = "chat_not_registered"  # guests cannot report
+    OWN_LINE = "chat_own_line"
+
+    @property
+    def text(self) -> str:
+        # Formatted here, not at import, so it is in the reader's language.
+        return str(_VERDICT_TEXT[self]) % {"max": MAX_LENGTH, "games": selectors.PRESET_GAMES}
+
+
+_VERDICT_TEXT = {
+    Verdict.OK: _("Sent."),
+    Verdict.NO_IDENTITY: _("Sign in, or play a game as a guest, to chat."),
+    Verdict.NOT_FOUND: _("There is no such game or chat line."),
+    Verdict.CHAT_OFF: _("The chat is switched off in your settings."),
+    Verdict.INVALID: _("Write 1 to %(max)d characters, or pick a phrase."),
+    Verdict.PRESETS_ONLY: _(
+        "Guests, and players with fewer than %(games)d finished games, chat with the phrases only."
+    ),
+    Verdict.RATE_LIMITED: _("You are chatting too quickly. Please wait a few seconds."),
+    Verdict.NOT_REGISTERED: _("Sign in to report a line."),
+    Verdict.OWN_LINE: _("You cannot report your own line."),
+}
+
+
+@dataclass(frozen=True)
+class Result:
+    verdict: Verdict
+    line: ChatLine | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict is Verdict.OK
+
+
+def clean_text(text: str) -> str:
+    return " ".join(_CONTROL.sub(" ", text).split())
+
+
+def _take_rate_slot(author: str) -> bool:
+    """Take one of the author's RATE_LINES slots, each held for RATE_SECONDS; False when all are held.
+
+    So no RATE_SECONDS span ever holds more than RATE_LINES lines (a fixed window
+    would let twice as many through across its edge). The slots live in the shared
+    cache (Redis when REDIS_URL is set, else this process's memory), where ``add``
+    is atomic: two sockets racing for the last slot cannot both get it.
+    """
+    keys = [f"chat:rate:{author}:{n}" for n in range(RATE_LINES)]
+    held = cache.get_many(keys)
+    return any(key not in held and cache.add(key, 1, timeout=RATE_SECONDS) for key in keys)
+
+
+def is_muted(user_id: int) -> bool:
+    return ChatMute.objects.filter(user_id=user_id, until__gt=timezone.now()).exists()
+
+
+def post_line(
+    *,
+    game_id: int,
+    identity: Identity,
+    session: Any = None,
+    text: str | None = None,
+    preset: str | None = None,
+) -> Result:
+    """Post ``text`` or a ``preset`` to the game's chat: a player's in the players' room, anyone else's in the spectators'.
+
+    ``session``: the author's session (a guest's chat switch lives there).
+    """
+    user, guest_key = identity.user, identity.guest.key if identity.guest is not None else ""
+    if user is None and not guest_key:
+        return Result(Verdict.NO_IDENTITY)
+    game = Game.objects.filter(pk=game_id).only("user0_id", "user1_id", "guest0_key", "guest1_key").first()
+    if game is None:
+        return Result(Verdict.NOT_FOUND)
+    if not selectors.chat_settings(identity, session).enabled:
+        return Result(Verdict.CHAT_OFF)
+    if preset is not None:
+        if text is not None or preset not in PRESETS:
+            return Result(Verdict.INVALID)
+        text = ""
+    else:
+        text = clean_text(text or "")
+        if not text or len(text) > MAX_LENGTH:
+            return Result(Verdict.INVALID)
+        if selectors.presets_only(identity):
+            return Result(Verdict.PRESETS_ONLY)
+    if not _take_rate_slot(f"u{user.pk}" if user is not None else f"g{guest_key}"):
+        return Result(Verdict.RATE_LIMITED)
+    side = game.side_of(identity)
+    line = ChatLine(
+        game_id=game_id,
+        user=user,
+        guest_key="" if user is not None else guest_key,
+        author_name=identity.name,
+        room=ChatLine.Room.PLAYERS if side is not None else ChatLine.Room.SPECTATORS,
+        side=side,
+        text=text,
+        preset=preset or "",
+        # Muted authors are not told: their line is stored and shown to them alone.
+        muted=user is not None and is_muted(user.pk),
+    )
+    # Whoever blocked the author never receives the line (their sockets drop it).
+    hide_from = (
+        list(Block.objects.filter(blocked_id=user.pk).values_list("blocker_id", flat=True)) if user else []
+    )
+    line.save()  # one INSERT: no transaction of its own needed (two round trips fewer on PostgreSQL)
+    # After commit (at once, unless a caller's transaction is open): a socket that
+    # reads the history because of this event must find the row.
+    transaction.on_commit(lambda: _announce_line(line, hide_from))
+    return Result(Verdict.OK, line)
+
+
+def _group_send(game_id: int, event: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(game_group(game_id), event)
+    except Exception:
+        # The line is stored: the replay and the next socket open show it.
+        logger.exception("could not announce a chat event to game %s", game_id)
+
+
+def _announce_line(line: ChatLine, hide_from: list[int]) -> None:
+    _group_send(
+        line.game_id,
+        {
+            "type": "chat.line",
+            "line": line.pk,
+            "room": line.room,
+            "side": line.side,
+            "name": line.author_name,
+            "text": line.text,
+            "preset": line.preset,
+            "at": line.created_at.timestamp(),
+            "user": line.user_id,
+            "guest": line.guest_key,
+            "muted": line.muted,
+            "hide_from": hide_from,
+        },
+    )
+
+
+def report_line(*, game_id: int, identity: Identity, line_id: int, reason: str = "") -> Result:
+    """A registered reader reports a line they can see; reporting it twice changes nothing."""
+    if identity.user is None:
+        return Result(Verdict.NOT_REGISTERED)
+    rooms = (ChatLine.Room.PLAYERS, ChatLine.Room.SPECTATORS)
+    line = selectors.visible_lines(game_id, identity, rooms=rooms).filter(pk=line_id).first()
+    if line is None:
+        return Result(Verdict.NOT_FOUND)
+    if selectors.is_author(line, identity):
+        return Result(Verdict.OWN_LINE)
+    try:
+        # A savepoint: a double click racing on the unique constraint leaves the caller's transaction usable.
+        with transaction.atomic():
+            ChatReport.objects.get_or_create(
+                line=line, reporter=identity.user, defaults={"reason": clean_text(reason)[:REASON_MAX_LENGTH]}
+            )
+    except IntegrityError:
+        pass
+    return Result(Verdict.OK, line)
+
+
+def hide_line(*, line_id: int) -> bool:
+    """A moderator hides a line: gone from every history, and from open pages at once."""
+    with transaction.atomic():
+        line = ChatLine.objects.filter(pk=line_id, hidden=False).first()
+        if line is None:
+            return False
+        ChatLine.objects.filter(pk=line_id).update(hidden=True)
+        ChatReport.objects.filter(line_id=line_id).update(handled=True)
+        game_id = line.game_id
+        transaction.on_commit(lambda: _group_send(game_id, {"type": "chat.hidden", "line": line_id}))
+    return True
+
+
+def mute_user(*, user_id: int, duration: timedelta, reason: str = "", by: Any = None) -> ChatMute:
+    """Mute ``user_id`` for ``duration`` from now (a longer mute already running is kept)."""
+    until = timezone.now() + duration
+    current = ChatMute.objects.filter(user_id=user_id, until__gt=until).first()
+    if current is not None:
+        return current
+    return ChatMute.objects.create(
+        user_id=user_id, until=until, reason=reason[:REASON_MAX_LENGTH], created_by=by
+    )
+
+
+def set_show_spectators(*, identity: Identity, session: Any, show: bool) -> bool:
+    """A player's "show the spectators' chat" box, kept in their settings (a guest's in the session).
+
+    False for a visitor with neither: the site keeps no session for them until they act.
+    """
+    if identity.user is not None:
+        Preferences.objects.update_or_create(user_id=identity.user.pk, defaults={"chat_spectators": show})
+        return True
+    if identity.guest is not None and session is not None:
+        stored = session.get(SESSION_KEY)
+        prefs = clean_preferences(stored if isinstance(stored, dict) else {})
+        prefs["chat_spectators"] = show
+        session[SESSION_KEY] = {name: prefs[name] for name in GUEST_FIELDS}
+        session.save()
+        return True
+    return False
