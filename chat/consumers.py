@@ -1,4 +1,7 @@
-"""The chat's part of the game socket (``games.live.consumers.GameConsumer`` mixes it in).
+"""The chat's part of the game socket: ``GameSocket`` is the game's consumer with the chat mixed in.
+
+The site routes ``/ws/game/<id>/`` to ``GameSocket`` (chat/routing.py, config/routing.py),
+so the games app never imports the chat: dependencies point from chat to games.
 
 Kept apart so the game's own handlers stay as they are. A socket receives chat
 lines only once its page asks: ``chat_history`` answers with the recent lines
@@ -22,6 +25,7 @@ from accounts.identity import Identity
 from chat import selectors, services
 from chat.models import MAX_LENGTH, ChatLine
 from chat.presets import preset_text
+from games.live.consumers import GameConsumer
 
 
 @dataclass(frozen=True)
@@ -189,3 +193,7 @@ class ChatMixin:
             await self.send_error(verdict.value, verdict.text, ref=message)
             return
         await self.send_chat_history()  # the lines of the room just shown, or without it
+
+
+class GameSocket(ChatMixin, GameConsumer):
+    """The game socket of the site: the game's own messages and its chat."""

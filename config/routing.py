@@ -1,6 +1,6 @@
 from __future__ import annotations
 
 from accounts.routing import websocket_urlpatterns as accounts_ws
-from games.live.routing import websocket_urlpatterns as games_ws
+from chat.routing import websocket_urlpatterns as games_ws  # the game socket, with its chat
 
 websocket_urlpatterns = [*accounts_ws, *games_ws]

@@ -15,7 +15,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.identity import Identity, identity_from_scope
-from chat.consumers import ChatMixin
 from config.websocket import JsonConsumer, compact_json
 from games import services
 from games.live import events, fastpath, presence
@@ -130,7 +129,7 @@ async def _version(game_id: int) -> int | None:
     return await _version_in_thread(game_id)
 
 
-class GameConsumer(ChatMixin, JsonConsumer):
+class GameConsumer(JsonConsumer):
     game_id: int
     side: int | None
     identity: Identity

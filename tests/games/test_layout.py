@@ -85,3 +85,17 @@ def test_the_layers_are_packages_and_no_live_play_module_grows_past_400_lines():
         if (length := len(path.read_text().splitlines())) > 400
     }
     assert long == {}, f"live-play modules over 400 lines: {long}"
+
+
+def test_games_imports_neither_the_chat_nor_the_ratings_that_build_on_it():
+    # chat and ratings listen to games (signals, the consumer they extend); never the other way.
+    offenders = []
+    for path in GAMES.rglob("*.py"):
+        if "migrations" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            offenders += [f"{path.relative_to(GAMES)}: {n}" for n in names if n.split(".")[0] in {"chat", "ratings"}]
+    assert offenders == []

@@ -1,5 +1,0 @@
-from django.urls import path
-
-from games.live.consumers import GameConsumer
-
-websocket_urlpatterns = [path("ws/game/<int:game_id>/", GameConsumer.as_asgi())]
