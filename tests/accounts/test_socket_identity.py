@@ -33,6 +33,7 @@ def sessions_in_redis(services, settings):
         }
     }
     settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    settings.SESSION_CACHE_ALIAS = "default"  # with REDIS_URL the site keeps sessions in a cache of their own
     caches["default"].clear()
     yield
     caches["default"].clear()
