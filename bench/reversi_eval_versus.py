@@ -4,7 +4,7 @@
 
 Side A is today's Hard (``games.ai.choose_move``, the pattern evaluation); side B
 is ``hard_classic`` in ``games/ai/reversi.py``: the same search, solver depths and
-opening variation with the evaluation Hard had before (``evaluate_classic``). Both
+opening variation with the evaluation Hard had before (``evaluate_hard``). Both
 get the same budget (Hard's default, 0.25 s on the compiled core, unless
 ``--budget``). Each game starts from a random opening of 2-4 plies (seeded) and
 every opening is played twice, colours swapped. Prints each game, then W-D-L from

@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import random
+import resource
 import sys
 import time
 from pathlib import Path
@@ -55,7 +56,7 @@ def play_game(args: tuple[int, int, int, float, float, int, str]) -> np.ndarray:
     seed, game, depth, epsilon, endgame_epsilon, solve_empties, player = args
     rng = random.Random(seed * 1_000_003 + game)
     core = reversi_ai.compiled_core()
-    evaluate = reversi_ai.evaluate_hard if player == "learned" else reversi_ai.evaluate_classic
+    evaluate = reversi_ai.evaluate_learned if player == "learned" else reversi_ai.evaluate_hard
     own, opp = START
     random_plies = rng.randint(2, 12)
     ply = 0
@@ -202,6 +203,10 @@ def main() -> None:
             if (i + 1) % 2000 == 0:
                 print(f"{i + 1} games, {time.perf_counter() - started:.0f} s", flush=True)
     played = time.perf_counter() - started
+    # The workers' CPU time too (they have ended): what the run cost the machine.
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    workers_cpu = children.ru_utime + children.ru_stime
+    play_cpu = time.process_time() - cpu + workers_cpu
     held_out = np.array([random.Random(args.seed + g).random() < 0.05 for g in range(args.games)])
     test_rows = np.concatenate([np.full(len(rows), held_out[g]) for g, rows in enumerate(rows_by_game)])
     data = np.concatenate(rows_by_game)
@@ -210,8 +215,7 @@ def main() -> None:
     occupied = data[:, 0] | data[:, 1]
     n_empty = 64 - np.array([int(x).bit_count() for x in occupied])
     print(
-        f"{args.games} games, {len(labels)} positions in {played:.0f} s"
-        f" ({time.process_time() - cpu:.0f} s CPU in this process)",
+        f"{args.games} games, {len(labels)} positions in {played:.0f} s ({play_cpu:.0f} s CPU)",
         flush=True,
     )
 
@@ -243,7 +247,7 @@ def main() -> None:
     tables.write_weights(args.out, stored, args.scale)
     print(
         f"wrote {args.out} ({args.out.stat().st_size // 1024} KB) after {time.perf_counter() - started:.0f} s"
-        f" ({time.process_time() - cpu:.0f} s CPU in this process)"
+        f" ({workers_cpu + time.process_time() - cpu:.0f} s CPU in all)"
     )
 
 

@@ -265,8 +265,8 @@ def _edge_anchors(own: np.uint64) -> int:
 
 
 @njit(cache=True)
-def evaluate_classic(own: np.uint64, opp: np.uint64) -> int:
-    """The same function as ``games.ai.reversi.evaluate_classic``."""
+def evaluate_hard(own: np.uint64, opp: np.uint64) -> int:
+    """The same function as ``games.ai.reversi.evaluate_hard``."""
     empty = ~(own | opp)
     n_empty = popcount(empty)
     own_moves = popcount(legal(own, opp))
@@ -302,7 +302,7 @@ def evaluate_medium(own: np.uint64, opp: np.uint64) -> int:
 
 @njit(cache=True)
 def evaluate_pattern(own: np.uint64, opp: np.uint64, weights: np.ndarray) -> int:
-    """The same function as ``games.ai.reversi.evaluate_hard``, on ``weights`` (phases x table slots).
+    """The same function as ``games.ai.reversi.evaluate_learned``, on ``weights`` (phases x table slots).
 
     The weights come in as an argument, not as a global: numba would freeze a global array into
     the cached machine code, which then would not see a new weights file.
@@ -327,7 +327,7 @@ def evaluate(kind: int, own: np.uint64, opp: np.uint64, weights: np.ndarray) -> 
     if kind == 0:
         return evaluate_medium(own, opp)
     if kind == 1:
-        return evaluate_classic(own, opp)
+        return evaluate_hard(own, opp)
     return evaluate_pattern(own, opp, weights)
 
 
@@ -903,7 +903,7 @@ def pattern_array() -> np.ndarray:
     return _PATTERN_ARRAY
 
 
-def evaluate_hard(own: int, opp: int) -> int:
+def evaluate_learned(own: int, opp: int) -> int:
     """Hard's learned evaluation on the committed weights (for tests and the training script)."""
     return int(evaluate_pattern(U(own), U(opp), pattern_array()))
 

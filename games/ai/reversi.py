@@ -9,16 +9,19 @@ Levels:
   and mobility evaluation; exact endgame from 8 empty squares.
 * ``hard``: iterative-deepening negamax (principal variation search) with a
   transposition table and move ordering, on a learned evaluation
-  (``evaluate_hard``): pattern tables (edges with their X-squares, corner
+  (``evaluate_learned``): pattern tables (edges with their X-squares, corner
   squares and rectangles, rows, columns and diagonals) and mobility, per game
   phase, fitted by least squares to self-play positions labelled by the exact
   endgame solver (``bench/train_reversi_eval.py``; the weights are
   ``games/ai/data/reversi_eval_v1.bin``). From 18 empty squares it tries to
   prove a win or draw with the endgame solver (null window around 0), from 14
   it solves for the exact score; when the solver runs out of time the midgame
-  choice stands. ``evaluate_classic`` is the hand-written evaluation it had
-  before (mobility, frontier, corners, X- and C-squares, anchored edges), kept
-  for the ``hard_classic`` comparison in ``bench/reversi_eval_versus.py``.
+  choice stands. ``evaluate_hard`` is the hand-written evaluation it had
+  before (mobility, frontier, corners, X- and C-squares, anchored edges): the
+  post-game analysis (``games.ai.analysis``) still reads positions with it
+  (its winning-chances curve is calibrated on its scale), and
+  ``bench/reversi_eval_versus.py`` plays it (level ``hard_classic``) against
+  today's Hard.
 
 With numba installed every search here runs on the compiled core
 ``games.ai._reversi_fast`` (same algorithms, about a hundred times the nodes
@@ -130,8 +133,11 @@ def _terminal_value(own: int, opp: int) -> int:
     return 0
 
 
-def evaluate_classic(own: int, opp: int) -> int:
-    """The hand-written evaluation Hard had before its learned one, in rough hundredths of a game."""
+def evaluate_hard(own: int, opp: int) -> int:
+    """The hand-written evaluation Hard had before ``evaluate_learned``, in rough hundredths of a game.
+
+    Kept under its old name for the post-game analysis, which is calibrated on its scale.
+    """
     empty = ~(own | opp) & FULL
     n_empty = empty.bit_count()
     own_moves = legal_mask(own, opp).bit_count()
@@ -154,7 +160,7 @@ def evaluate_classic(own: int, opp: int) -> int:
     return score
 
 
-def evaluate_hard(own: int, opp: int) -> int:
+def evaluate_learned(own: int, opp: int) -> int:
     """Hard's learned evaluation: the final disc difference it expects, in 1/32 of a disc.
 
     The sum of the weights of the 46 pattern instances' configurations and of both sides'
@@ -592,7 +598,7 @@ class _Search:
 
 
 # Evaluations the compiled core has too (by its ``kind`` number).
-_COMPILED_EVALUATIONS: dict[Evaluation, int] = {evaluate_medium: 0, evaluate_classic: 1, evaluate_hard: 2}
+_COMPILED_EVALUATIONS: dict[Evaluation, int] = {evaluate_medium: 0, evaluate_hard: 1, evaluate_learned: 2}
 
 
 class _Level:
@@ -618,23 +624,23 @@ _LEVELS = {
         evaluate_medium, max_depth=4, exact_empties=8, wld_empties=8, opening_plies=8, opening_margin=20
     ),
     "hard": _Level(
-        evaluate_hard, max_depth=60, exact_empties=14, wld_empties=18, opening_plies=6, opening_margin=16
+        evaluate_learned, max_depth=60, exact_empties=14, wld_empties=18, opening_plies=6, opening_margin=16
     ),
 }
 # On the compiled core the solvers reach further in a quarter of the time.
 _COMPILED_LEVELS = {
     "medium": _LEVELS["medium"],
     "hard": _Level(
-        evaluate_hard, max_depth=60, exact_empties=18, wld_empties=20, opening_plies=6, opening_margin=16
+        evaluate_learned, max_depth=60, exact_empties=18, wld_empties=20, opening_plies=6, opening_margin=16
     ),
 }
 # Hard as it was before its learned evaluation: no player can choose it (games.ai.LEVELS does not
 # name it); bench/reversi_eval_versus.py plays it against today's Hard.
 _LEVELS["hard_classic"] = _Level(
-    evaluate_classic, max_depth=60, exact_empties=14, wld_empties=18, opening_plies=6, opening_margin=3
+    evaluate_hard, max_depth=60, exact_empties=14, wld_empties=18, opening_plies=6, opening_margin=3
 )
 _COMPILED_LEVELS["hard_classic"] = _Level(
-    evaluate_classic, max_depth=60, exact_empties=18, wld_empties=20, opening_plies=6, opening_margin=3
+    evaluate_hard, max_depth=60, exact_empties=18, wld_empties=20, opening_plies=6, opening_margin=3
 )
 
 _SAFETY = 0.02  # seconds kept in hand before the deadline

@@ -65,8 +65,8 @@ def test_the_evaluations_match_the_pure_python_ones():
     for _ in range(10):
         for state in random_game(rng):
             own, opp = own_opp(state)
-            assert core.evaluate_hard(own, opp) == reversi_ai.evaluate_hard(own, opp)
-            assert core.evaluate_classic(core.U(own), core.U(opp)) == reversi_ai.evaluate_classic(own, opp)
+            assert core.evaluate_learned(own, opp) == reversi_ai.evaluate_learned(own, opp)
+            assert core.evaluate_hard(core.U(own), core.U(opp)) == reversi_ai.evaluate_hard(own, opp)
             assert core.evaluate_medium(core.U(own), core.U(opp)) == reversi_ai.evaluate_medium(own, opp)
 
 

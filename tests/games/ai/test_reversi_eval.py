@@ -111,15 +111,15 @@ def test_mirror_equal_configurations_share_one_stored_weight():
 
 def test_the_evaluation_is_the_same_for_every_symmetric_image_of_a_position():
     for own, opp in random_positions(60, seed=3):
-        value = reversi_ai.evaluate_hard(own, opp)
+        value = reversi_ai.evaluate_learned(own, opp)
         for symmetry in range(1, 8):
-            assert reversi_ai.evaluate_hard(transform(own, symmetry), transform(opp, symmetry)) == value
+            assert reversi_ai.evaluate_learned(transform(own, symmetry), transform(opp, symmetry)) == value
 
 
 @needs_core
 def test_the_compiled_evaluation_reads_the_same_weights_and_agrees_with_the_pure_python_one():
     for own, opp in random_positions(400, seed=5):
-        assert core.evaluate_hard(own, opp) == reversi_ai.evaluate_hard(own, opp)
+        assert core.evaluate_learned(own, opp) == reversi_ai.evaluate_learned(own, opp)
     assert (core.pattern_array() == tables.read_weights().tables).all()
 
 
@@ -196,8 +196,8 @@ def played_positions(count: int, seed: int, min_empties: int, max_empties: int) 
 def test_the_learned_evaluation_foresees_the_exact_endgame_result_better_than_the_hand_written_one():
     positions = played_positions(120, seed=8, min_empties=12, max_empties=14)
     exact = [float(core.solve(own, opp, -64, 64, float("inf"))[0]) for own, opp in positions]
-    learned = [reversi_ai.evaluate_hard(own, opp) / tables.EVAL_SCALE for own, opp in positions]
-    classic = [float(reversi_ai.evaluate_classic(own, opp)) for own, opp in positions]
+    learned = [reversi_ai.evaluate_learned(own, opp) / tables.EVAL_SCALE for own, opp in positions]
+    classic = [float(reversi_ai.evaluate_hard(own, opp)) for own, opp in positions]
     assert correlation(learned, exact) > 0.88
     assert correlation(learned, exact) > correlation(classic, exact) + 0.03
     # In discs, as its scale says: most positions within 10 discs of the truth.
@@ -210,7 +210,7 @@ def test_the_pure_python_search_plays_hard_on_the_learned_evaluation_without_num
         "from games.ai import reversi\n"
         "from games.engines.reversi import ReversiEngine\n"
         "assert reversi.compiled_core() is None\n"
-        "assert reversi._LEVELS['hard'].evaluate is reversi.evaluate_hard\n"
+        "assert reversi._LEVELS['hard'].evaluate is reversi.evaluate_learned\n"
         "e = ReversiEngine()\n"
         "s = e.from_fen('-XOOOOO---XOXO----XXOX----OXOX-----XOO----XXXXXX---X------XXX--- O')\n"
         "print(reversi.choose(e, s, 'hard', random.Random(0), time.perf_counter() + 0.5))\n"
