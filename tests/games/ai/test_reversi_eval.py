@@ -148,7 +148,7 @@ def test_weights_written_by_the_trainer_are_read_back_unchanged(tmp_path):
     read = tables.read_weights(path)
     assert read.n_phases == 3
     for phase, table in zip(phases, read.tables, strict=True):
-        assert table == [phase[slot] for slot in slot_of]
+        assert table.tolist() == [phase[slot] for slot in slot_of]
     # Each number of empty squares picks the weights of its phase, the first at the start.
     assert read.by_empties[60] is read.tables[0] and read.by_empties[1] is read.tables[2]
 
