@@ -115,8 +115,10 @@ def _pattern_layout() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return offsets, sizes, squares
 
 
-# The pattern layout is code (a change to it changes _reversi_tables.py and the weights file's
-# layout CRC); the weights are data and reach the compiled code as an argument.
+# The pattern layout is code, frozen into the compiled functions like the tables above; numba's
+# cache is keyed on this file only, so a change to the layout in _reversi_tables.py must come
+# with a change here (the version in the weights file's name, say). The weights are data and
+# reach the compiled code as an argument.
 PATTERN_OFFSETS, PATTERN_SIZES, PATTERN_SQUARES = _pattern_layout()
 MOBILITY_OWN = _tables.MOBILITY_OWN
 MOBILITY_OPP = _tables.MOBILITY_OPP
