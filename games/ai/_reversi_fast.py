@@ -5,6 +5,9 @@ stays the fallback and the reference), on uint64 bitboards in nopython mode:
 
 * ``legal(own, opp)`` / ``flips(own, opp, sq)``: as ``games.engines.reversi``'s
   ``legal_mask`` / ``flips``; tests compare them on random games and by perft.
+* ``evaluate_pattern``: Hard's learned evaluation, on the weights that
+  ``pattern_array()`` reads from the same file as the Python code; a test
+  compares the two on random positions.
 * ``mid_search``: negamax principal variation search to a fixed depth with a
   transposition table (entries tagged with a generation, so every search starts
   afresh and a seed gives the same move again), the table move first, then
@@ -26,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from games.ai import _reversi_tables as _tables
 from games.ai._bits import LOCK, ONE, ZERO, U, clock, highest_index, lowest_index, popcount
 
 FULL = U(0xFFFFFFFFFFFFFFFF)
@@ -96,6 +100,31 @@ def _eval_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.n
 
 
 X_BY_EMPTY_CORNERS, C_BY_EMPTY_CORNERS, REVERSED, CLASS_WEIGHTS, CLASS_MASKS = _eval_tables()
+
+
+def _pattern_layout() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The learned evaluation's 46 pattern instances: table offsets, sizes, squares (padded)."""
+    from games.ai import _reversi_tables as py
+
+    instances = py.PATTERN_INSTANCES
+    offsets = np.array([offset for offset, _ in instances], dtype=np.int64)
+    sizes = np.array([len(squares) for _, squares in instances], dtype=np.int64)
+    squares = np.zeros((len(instances), max(sizes)), dtype=np.int64)
+    for i, (_, instance) in enumerate(instances):
+        squares[i, : len(instance)] = instance
+    return offsets, sizes, squares
+
+
+# The pattern layout is code, frozen into the compiled functions like the tables above; numba's
+# cache is keyed on this file only, so a change to the layout in _reversi_tables.py must come
+# with a change here (the version in the weights file's name, say). The weights are data and
+# reach the compiled code as an argument.
+PATTERN_OFFSETS, PATTERN_SIZES, PATTERN_SQUARES = _pattern_layout()
+MOBILITY_OWN = _tables.MOBILITY_OWN
+MOBILITY_OPP = _tables.MOBILITY_OPP
+MOBILITY_CAP = _tables.MOBILITY_CAP
+PATTERN_BIAS = _tables.BIAS
+EVAL_LIMIT = _tables.EVAL_LIMIT
 
 
 # ---------------------------------------------------------------------------
@@ -274,10 +303,34 @@ def evaluate_medium(own: np.uint64, opp: np.uint64) -> int:
 
 
 @njit(cache=True)
-def evaluate(kind: int, own: np.uint64, opp: np.uint64) -> int:
+def evaluate_pattern(own: np.uint64, opp: np.uint64, weights: np.ndarray) -> int:
+    """The same function as ``games.ai.reversi.evaluate_learned``, on ``weights`` (phases x table slots).
+
+    The weights come in as an argument, not as a global: numba would freeze a global array into
+    the cached machine code, which then would not see a new weights file.
+    """
+    n_empty = popcount(~(own | opp))
+    n_phases = weights.shape[0]
+    phase = min(max((60 - n_empty) * n_phases // 60, 0), n_phases - 1)
+    score = np.int64(weights[phase, PATTERN_BIAS])
+    for i in range(PATTERN_SQUARES.shape[0]):
+        index = np.int64(0)
+        for j in range(PATTERN_SIZES[i]):
+            sq = U(PATTERN_SQUARES[i, j])
+            index = index * 3 + np.int64((own >> sq) & ONE) + 2 * np.int64((opp >> sq) & ONE)
+        score += weights[phase, PATTERN_OFFSETS[i] + index]
+    score += weights[phase, MOBILITY_OWN + min(popcount(legal(own, opp)), MOBILITY_CAP)]
+    score += weights[phase, MOBILITY_OPP + min(popcount(legal(opp, own)), MOBILITY_CAP)]
+    return int(max(-EVAL_LIMIT, min(EVAL_LIMIT, score)))
+
+
+@njit(cache=True)
+def evaluate(kind: int, own: np.uint64, opp: np.uint64, weights: np.ndarray) -> int:
     if kind == 0:
         return evaluate_medium(own, opp)
-    return evaluate_hard(own, opp)
+    if kind == 1:
+        return evaluate_hard(own, opp)
+    return evaluate_pattern(own, opp, weights)
 
 
 # ---------------------------------------------------------------------------
@@ -302,8 +355,8 @@ def new_table(bits: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 @njit(
-    "int64(uint64, uint64, int64, int64, int64, int64, int64[::1], uint64[::1], uint64[::1], int32[:, ::1],"
-    " int64, float64, int64[:, ::1], int64[:, ::1], int64)",
+    "int64(uint64, uint64, int64, int64, int64, int64, int16[:, ::1], int64[::1], uint64[::1], uint64[::1],"
+    " int32[:, ::1], int64, float64, int64[:, ::1], int64[:, ::1], int64)",
     cache=True,
 )
 def mid_search(  # type: ignore[no-untyped-def]
@@ -313,6 +366,7 @@ def mid_search(  # type: ignore[no-untyped-def]
     alpha,
     beta,
     kind,
+    weights,
     stats,
     keys_own,
     keys_opp,
@@ -342,6 +396,7 @@ def mid_search(  # type: ignore[no-untyped-def]
             -beta,
             -alpha,
             kind,
+            weights,
             stats,
             keys_own,
             keys_opp,
@@ -353,7 +408,7 @@ def mid_search(  # type: ignore[no-untyped-def]
             ply + 1,
         )
     if depth <= 0:
-        return evaluate(kind, own, opp)
+        return evaluate(kind, own, opp, weights)
     slot = _slot(own, opp, U(keys_own.shape[0] - 1))
     first = -1
     if keys_own[slot] == own and keys_opp[slot] == opp and info[slot, 0] == generation:
@@ -403,6 +458,7 @@ def mid_search(  # type: ignore[no-untyped-def]
                 -beta,
                 -alpha,
                 kind,
+                weights,
                 stats,
                 keys_own,
                 keys_opp,
@@ -421,6 +477,7 @@ def mid_search(  # type: ignore[no-untyped-def]
                 -alpha - 1,
                 -alpha,
                 kind,
+                weights,
                 stats,
                 keys_own,
                 keys_opp,
@@ -439,6 +496,7 @@ def mid_search(  # type: ignore[no-untyped-def]
                     -beta,
                     -score,
                     kind,
+                    weights,
                     stats,
                     keys_own,
                     keys_opp,
@@ -836,6 +894,22 @@ def _shallow_root_move(own: np.uint64, opp: np.uint64, score: int) -> int:
     return -1
 
 
+_PATTERN_ARRAY: np.ndarray | None = None
+
+
+def pattern_array() -> np.ndarray:
+    """The committed weights file's tables as one int16 array (phases x slots), read once."""
+    global _PATTERN_ARRAY
+    if _PATTERN_ARRAY is None:
+        _PATTERN_ARRAY = np.array(_tables.pattern_weights().tables, dtype=np.int16)
+    return _PATTERN_ARRAY
+
+
+def evaluate_learned(own: int, opp: int) -> int:
+    """Hard's learned evaluation on the committed weights (for tests and the training script)."""
+    return int(evaluate_pattern(U(own), U(opp), pattern_array()))
+
+
 def popcount_py(x: int) -> int:
     return int(x).bit_count()
 
@@ -847,6 +921,7 @@ class MidSearch:
         self.tables = mid_tables()
         self.generation = self.tables.next_generation()
         self.kind = kind
+        self.weights = pattern_array()
         self.deadline = deadline
         self.stats = np.zeros(4, np.int64)
 
@@ -865,6 +940,7 @@ class MidSearch:
                 alpha,
                 beta,
                 self.kind,
+                self.weights,
                 self.stats,
                 t.keys_own,
                 t.keys_opp,

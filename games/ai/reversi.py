@@ -8,11 +8,20 @@ Levels:
 * ``medium``: iterative-deepening alpha-beta up to 4 plies with a square-table
   and mobility evaluation; exact endgame from 8 empty squares.
 * ``hard``: iterative-deepening negamax (principal variation search) with a
-  transposition table and move ordering, an evaluation of mobility, potential
-  mobility (frontier), corners, X- and C-squares and corner-anchored edge
-  runs. From 18 empty squares it tries to prove a win or draw with the
-  endgame solver (null window around 0), from 14 it solves for the exact
-  score; when the solver runs out of time the midgame choice stands.
+  transposition table and move ordering, on a learned evaluation
+  (``evaluate_learned``): pattern tables (edges with their X-squares, corner
+  squares and rectangles, rows, columns and diagonals) and mobility, per game
+  phase, fitted by least squares to self-play positions labelled by the exact
+  endgame solver (``bench/train_reversi_eval.py``; the weights are
+  ``games/ai/data/reversi_eval_v1.bin``). From 18 empty squares it tries to
+  prove a win or draw with the endgame solver (null window around 0), from 14
+  it solves for the exact score; when the solver runs out of time the midgame
+  choice stands. ``evaluate_hard`` is the hand-written evaluation it had
+  before (mobility, frontier, corners, X- and C-squares, anchored edges): the
+  post-game analysis (``games.ai.analysis``) still reads positions with it
+  (its winning-chances curve is calibrated on its scale), and
+  ``bench/reversi_eval_versus.py`` plays it (level ``hard_classic``) against
+  today's Hard.
 
 With numba installed every search here runs on the compiled core
 ``games.ai._reversi_fast`` (same algorithms, about a hundred times the nodes
@@ -51,11 +60,18 @@ from games.ai._reversi_tables import (
     _WEIGHT_CLASSES,
     _WEIGHTED_CLASSES,
     _X_BY_EMPTY_CORNERS,
+    BIAS,
     CORNERS,
+    EVAL_LIMIT,
+    MOBILITY_CAP,
+    MOBILITY_OPP,
+    MOBILITY_OWN,
+    PATTERN_INSTANCES,
     SQUARE_WEIGHTS,
     _column_byte,
     _corner_index,
     _neighbours,
+    pattern_weights,
 )
 from games.engines.base import IllegalMove
 from games.engines.reversi import FULL, SQUARE_NAMES, ReversiEngine, flips, legal_mask
@@ -118,7 +134,10 @@ def _terminal_value(own: int, opp: int) -> int:
 
 
 def evaluate_hard(own: int, opp: int) -> int:
-    """Positional evaluation for the hard level, in rough hundredths of a game."""
+    """The hand-written evaluation Hard had before ``evaluate_learned``, in rough hundredths of a game.
+
+    Kept under its old name for the post-game analysis, which is calibrated on its scale.
+    """
     empty = ~(own | opp) & FULL
     n_empty = empty.bit_count()
     own_moves = legal_mask(own, opp).bit_count()
@@ -139,6 +158,36 @@ def evaluate_hard(own: int, opp: int) -> int:
         # Late in the game the discs themselves start to count.
         score += (16 - n_empty) * (own.bit_count() - opp.bit_count()) // 4
     return score
+
+
+def evaluate_learned(own: int, opp: int) -> int:
+    """Hard's learned evaluation: the final disc difference it expects, in 1/32 of a disc.
+
+    The sum of the weights of the 46 pattern instances' configurations and of both sides'
+    mobility, for the game's phase (games/ai/_reversi_tables.py has the layout, the weights
+    file's format and the loader; bench/train_reversi_eval.py fits the weights).
+    """
+    table = pattern_weights().by_empties[64 - (own | opp).bit_count()]
+    state = [0] * 64  # per square: 0 empty, 1 own, 2 opponent (the patterns' base-3 digits)
+    bits = own
+    while bits:
+        low = bits & -bits
+        state[low.bit_length() - 1] = 1
+        bits ^= low
+    bits = opp
+    while bits:
+        low = bits & -bits
+        state[low.bit_length() - 1] = 2
+        bits ^= low
+    score: int = table[BIAS]
+    for offset, squares in PATTERN_INSTANCES:
+        index = 0
+        for sq in squares:
+            index = index * 3 + state[sq]
+        score += table[offset + index]
+    score += table[MOBILITY_OWN + min(legal_mask(own, opp).bit_count(), MOBILITY_CAP)]
+    score += table[MOBILITY_OPP + min(legal_mask(opp, own).bit_count(), MOBILITY_CAP)]
+    return max(-EVAL_LIMIT, min(EVAL_LIMIT, score))
 
 
 def evaluate_medium(own: int, opp: int) -> int:
@@ -549,7 +598,7 @@ class _Search:
 
 
 # Evaluations the compiled core has too (by its ``kind`` number).
-_COMPILED_EVALUATIONS: dict[Evaluation, int] = {evaluate_medium: 0, evaluate_hard: 1}
+_COMPILED_EVALUATIONS: dict[Evaluation, int] = {evaluate_medium: 0, evaluate_hard: 1, evaluate_learned: 2}
 
 
 class _Level:
@@ -575,16 +624,26 @@ _LEVELS = {
         evaluate_medium, max_depth=4, exact_empties=8, wld_empties=8, opening_plies=8, opening_margin=20
     ),
     "hard": _Level(
-        evaluate_hard, max_depth=60, exact_empties=14, wld_empties=18, opening_plies=6, opening_margin=3
+        evaluate_learned, max_depth=60, exact_empties=14, wld_empties=18, opening_plies=6, opening_margin=16
     ),
 }
+# Opening margins are in their evaluation's units: Hard's 16 is half a disc (the learned
+# evaluation counts in 1/32 of a disc), about what 3 was on the hand-written one.
 # On the compiled core the solvers reach further in a quarter of the time.
 _COMPILED_LEVELS = {
     "medium": _LEVELS["medium"],
     "hard": _Level(
-        evaluate_hard, max_depth=60, exact_empties=18, wld_empties=20, opening_plies=6, opening_margin=3
+        evaluate_learned, max_depth=60, exact_empties=18, wld_empties=20, opening_plies=6, opening_margin=16
     ),
 }
+# Hard as it was before its learned evaluation: no player can choose it (games.ai.LEVELS does not
+# name it); bench/reversi_eval_versus.py plays it against today's Hard.
+_LEVELS["hard_classic"] = _Level(
+    evaluate_hard, max_depth=60, exact_empties=14, wld_empties=18, opening_plies=6, opening_margin=3
+)
+_COMPILED_LEVELS["hard_classic"] = _Level(
+    evaluate_hard, max_depth=60, exact_empties=18, wld_empties=20, opening_plies=6, opening_margin=3
+)
 
 _SAFETY = 0.02  # seconds kept in hand before the deadline
 _SOLVER_SHARE = 0.2  # of the budget for the midgame search when a solver will run after it
@@ -655,7 +714,9 @@ def search_move(own: int, opp: int, level: str, rng: random.Random, deadline: fl
 
 
 def warm_up() -> None:
-    """Run every compiled function once (loads numba's cached machine code, or compiles it)."""
+    """Read Hard's weights, and run every compiled function once (loads numba's cached machine
+    code, or compiles it)."""
+    pattern_weights()
     core = compiled_core()
     if core is None:
         return
