@@ -87,6 +87,8 @@ def snapshot(game: Game, *, known_players: list[Player | None] | None = None) ->
         "result": result,
         "rated": game.rated,
         "can_redo": live["can_redo"],
+        "rematch_offer": game.rematch_offer_side,
+        "rematch_url": f"/play/{game.rematch_id}/" if game.rematch_id else None,
     }
 
 
