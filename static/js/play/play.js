@@ -7,6 +7,7 @@ import { GameClient } from "./client.js";
 import { loadRenderer, readJson } from "./renderers.js";
 import { formatClock, playerName, resultText, turnText } from "./text.js";
 import { format, gettext, ngettext } from "../i18n.js";
+import { createAttention } from "./attention.js";
 
 const root = document.querySelector("[data-play]");
 const $ = (selector) => root.querySelector(selector);
@@ -29,6 +30,12 @@ let clockBase = { snapshot: initial, receivedAt: performance.now() };
 let viewPly = null;
 const positions = new Map();
 let historyLoaded = null;
+
+const attention = createAttention({
+  icon: document.querySelector('link[rel="icon"]'),
+  turnIconUrl: root.dataset.turnIcon,
+  toggle: document.getElementById("notify-toggle"),
+});
 
 const renderers = await loadRenderer(initial.game);
 const renderer = renderers.createRenderer($("#board"), {
@@ -112,6 +119,7 @@ function draw(snapshot) {
   drawActions(snapshot);
   drawResult(snapshot);
   tickClocks();
+  attention(snapshot, you);
 }
 
 function drawBoard(snapshot) {
