@@ -391,3 +391,24 @@ class PositionEvaluation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} {self.fen}"
+
+
+class Seek(models.Model):
+    """A registered player waiting in a quick-pairing pool (game, minutes): one at a time per player.
+
+    Stored, so a waiting seek survives a server or worker restart; the pairing
+    service (games/services/pairing.py) removes both seeks of a pair in the
+    transaction that creates their game.
+    """
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=20, choices=GAME_CHOICES)
+    minutes = models.PositiveSmallIntegerField()
+    rating = models.PositiveIntegerField()  # the player's rating in this game when the seek was made
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "minutes", "created_at"], name="games_seek_pool")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} seeks {self.game} {self.minutes}'"

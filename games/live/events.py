@@ -209,3 +209,11 @@ def send_lobby_event(game_id: int) -> None:
                 },
             },
         )
+
+
+def send_paired(user_id: int, game_id: int) -> None:
+    """Tell a quick-pairing seeker's open pages (the /ws/notify/ socket) where their game is."""
+    from accounts.consumers import user_group
+
+    payload = {"type": "paired", "game_id": game_id, "url": f"/play/{game_id}/"}
+    async_to_sync(get_channel_layer().group_send)(user_group(user_id), {"type": "notify", "payload": payload})
