@@ -28,8 +28,15 @@ class NotificationConsumer(JsonConsumer):
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
-        for group in self.groups_joined:
+        for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            from accounts.signals import notify_socket_closed
+
+            await database_sync_to_async(notify_socket_closed.send, thread_sensitive=False)(
+                sender=NotificationConsumer, user_id=user.pk
+            )
 
     async def notify(self, event: dict[str, Any]) -> None:
         await self.send_json(event["payload"])

@@ -133,6 +133,11 @@ class Game(models.Model):
     draw_declined_ply0 = models.PositiveIntegerField(null=True, blank=True)
     draw_declined_ply1 = models.PositiveIntegerField(null=True, blank=True)
 
+    # Rematch offers (finished human games): who offers, when, and the game it became.
+    rematch_offer_side = models.SmallIntegerField(null=True, blank=True)
+    rematch_offer_at = models.DateTimeField(null=True, blank=True)
+    rematch = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
     # Result.
     winner = models.SmallIntegerField(null=True, blank=True)
     end_reason = models.CharField(max_length=20, blank=True, choices=EndReason.choices)
@@ -211,6 +216,10 @@ class Game(models.Model):
     def clear_draw_offer(self) -> None:
         self.draw_offer_side = None
         self.draw_offer_at = None
+
+    def clear_rematch_offer(self) -> None:
+        self.rematch_offer_side = None
+        self.rematch_offer_at = None
 
     def engine_state(self) -> Any:
         # A move reads the position several times; engine states are immutable,
@@ -382,3 +391,24 @@ class PositionEvaluation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} {self.fen}"
+
+
+class Seek(models.Model):
+    """A registered player waiting in a quick-pairing pool (game, minutes): one at a time per player.
+
+    Stored, so a waiting seek survives a server or worker restart; the pairing
+    service (games/services/pairing.py) removes both seeks of a pair in the
+    transaction that creates their game.
+    """
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=20, choices=GAME_CHOICES)
+    minutes = models.PositiveSmallIntegerField()
+    rating = models.PositiveIntegerField()  # the player's rating in this game when the seek was made
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "minutes", "created_at"], name="games_seek_pool")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} seeks {self.game} {self.minutes}'"

@@ -7,7 +7,8 @@ from django.db.models import Q
 from django.dispatch import receiver
 
 from accounts.guests import get_guest
-from games.models import Game
+from accounts.signals import notify_socket_closed
+from games.models import Game, Seek
 
 
 def adopt_guest_games(*, guest_key: str, user) -> int:
@@ -31,3 +32,9 @@ def _adopt_on_login(sender, request, user, **kwargs) -> None:
     guest = get_guest(request.session, create=False)
     if guest is not None:
         adopt_guest_games(guest_key=guest.key, user=user)
+
+
+@receiver(notify_socket_closed)
+def _stop_seeking_on_leave(sender, user_id: int, **kwargs) -> None:
+    """A quick-pairing seeker whose page closed is waiting for nothing: the seek goes."""
+    Seek.objects.filter(user_id=user_id).delete()

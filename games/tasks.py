@@ -60,7 +60,10 @@ def attend_overdue() -> int:
     The backstop for every other task here: a computer move, flag or lapse whose
     message was lost with a worker is re-derived from the database and done.
     """
-    return services.attend_overdue()
+    from games.services import pairing
+
+    # The same beat widens the quick-pairing ranges and pairs whoever now fits.
+    return services.attend_overdue() + pairing.sweep()
 
 
 @shared_task(**RELIABLE)

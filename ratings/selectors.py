@@ -22,7 +22,7 @@ from games.models import Favourite, Game
 from games.names import game_name
 from games.services.analysis import summaries_for
 from ratings.charts import sparkline
-from ratings.elo import shown
+from ratings.elo import INITIAL_RATING, shown
 from ratings.enums import Result, UnratedReason
 from ratings.models import Rating, RatingChange
 from ratings.rules import FARMING_LIMIT, FARMING_WINDOW
@@ -348,3 +348,12 @@ def profile_ratings(player) -> list[ProfileRating]:
             )
         )
     return blocks
+
+
+def rating_value(user: object, game: str) -> int:
+    """``user``'s rating in ``game`` as shown (1500 before their first rated game)."""
+    user_id = getattr(user, "pk", None)
+    value = None
+    if isinstance(user_id, int):
+        value = Rating.objects.filter(user_id=user_id, game=game).values_list("value", flat=True).first()
+    return shown(INITIAL_RATING if value is None else value)

@@ -161,6 +161,9 @@ class GameConsumer(JsonConsumer):
             online, seq = await presence.change_in_loop(self.game_id, side, -1)
             # Closing one of two tabs leaves the player online.
             await self._broadcast_presence(online=online[side], seq=seq)
+            if not online[side]:
+                # The player left the page: a rematch offer either way lapses with it.
+                await in_db_thread(services.lapse_rematch_on_leave)(self.game_id)
 
     async def _broadcast_presence(self, *, online: bool, seq: int) -> None:
         await self.channel_layer.group_send(
@@ -296,3 +299,20 @@ class GameConsumer(JsonConsumer):
 
     async def on_decline_draw(self, message: dict[str, Any]) -> None:
         await self._run(message, services.answer_draw, accept=False)
+
+    async def on_rematch(self, message: dict[str, Any]) -> None:
+        await self._rematch_reply(await self._run(message, services.offer_rematch))
+
+    async def on_accept_rematch(self, message: dict[str, Any]) -> None:
+        await self._rematch_reply(await self._run(message, services.answer_rematch, accept=True))
+
+    async def on_decline_rematch(self, message: dict[str, Any]) -> None:
+        await self._run(message, services.answer_rematch, accept=False)
+
+    async def on_cancel_rematch(self, message: dict[str, Any]) -> None:
+        await self._run(message, services.cancel_rematch)
+
+    async def _rematch_reply(self, game: Game | None) -> None:
+        # Both pages also hear "rematch_started" (with ``rematch_url``); this one goes at once.
+        if game is not None and game.pk != self.game_id:
+            await self.send_json({"type": "redirect", "url": game.get_absolute_url()})

@@ -87,6 +87,8 @@ def snapshot(game: Game, *, known_players: list[Player | None] | None = None) ->
         "result": result,
         "rated": game.rated,
         "can_redo": live["can_redo"],
+        "rematch_offer": game.rematch_offer_side,
+        "rematch_url": f"/play/{game.rematch_id}/" if game.rematch_id else None,
     }
 
 
@@ -207,3 +209,11 @@ def send_lobby_event(game_id: int) -> None:
                 },
             },
         )
+
+
+def send_paired(user_id: int, game_id: int) -> None:
+    """Tell a quick-pairing seeker's open pages (the /ws/notify/ socket) where their game is."""
+    from accounts.consumers import user_group
+
+    payload = {"type": "paired", "game_id": game_id, "url": f"/play/{game_id}/"}
+    async_to_sync(get_channel_layer().group_send)(user_group(user_id), {"type": "notify", "payload": payload})

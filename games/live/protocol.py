@@ -22,6 +22,10 @@ CommandType = Literal[
     "undo",
     "redo",
     "new_game",
+    "rematch",
+    "accept_rematch",
+    "decline_rematch",
+    "cancel_rematch",
     "ping",
 ]
 
@@ -35,7 +39,21 @@ class MoveCommand(TypedDict):
 
 # --- server -> client -------------------------------------------------------------
 
-EventName = Literal["start", "move", "end", "draw_offer", "draw_declined", "draw_lapsed", "undo", "redo"]
+EventName = Literal[
+    "start",
+    "move",
+    "end",
+    "draw_offer",
+    "draw_declined",
+    "draw_lapsed",
+    "undo",
+    "redo",
+    "rematch_offer",
+    "rematch_declined",
+    "rematch_cancelled",
+    "rematch_lapsed",
+    "rematch_started",
+]
 
 # The codes an ``error`` message can carry: every services.Code, and the socket's own.
 ErrorCode = Literal[
@@ -137,6 +155,8 @@ class Snapshot(TypedDict):
     result: Result | None
     rated: bool
     can_redo: bool
+    rematch_offer: int | None
+    rematch_url: str | None
 
 
 class MovePatchFields(TypedDict):

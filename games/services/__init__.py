@@ -26,6 +26,7 @@ mover's clock ran out is refused once the loss on time has committed.
 | ``moves`` | a player's move, the computer's move, forced passes |
 | ``ending`` | results on the board, resign, exit, abort, flags |
 | ``draws`` | draw offers, answers and lapses |
+| ``rematch`` | rematch offers between people, answers, lapses, and the new game |
 | ``takeback`` | undo and redo against the computer |
 | ``obligations`` | what the server owes a game, swept from the database |
 | ``deadlines``, ``queue`` | when a game needs attention; the tasks queued after commit |
@@ -37,6 +38,7 @@ from games.services.draws import answer_draw, lapse_draw_offer, offer_draw
 from games.services.ending import abandon_computer_game, abort, flag, resign
 from games.services.moves import computer_move_for, play_computer_move, play_move
 from games.services.obligations import Attended, attend, attend_overdue
+from games.services.rematch import answer_rematch, cancel_rematch, lapse_rematch_on_leave, offer_rematch
 from games.services.setup import (
     cancel_waiting_game,
     create_computer_game,
@@ -56,8 +58,10 @@ __all__ = [
     "abandon_computer_game",
     "abort",
     "answer_draw",
+    "answer_rematch",
     "attend",
     "attend_overdue",
+    "cancel_rematch",
     "cancel_waiting_game",
     "computer_move_for",
     "create_computer_game",
@@ -66,7 +70,9 @@ __all__ = [
     "flag",
     "join_game",
     "lapse_draw_offer",
+    "lapse_rematch_on_leave",
     "offer_draw",
+    "offer_rematch",
     "play_computer_move",
     "play_move",
     "redo",

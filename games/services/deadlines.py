@@ -18,6 +18,7 @@ COMPUTER_GRACE = timedelta(seconds=5)  # the computer normally answers well with
 COMPUTER_RETRY = timedelta(seconds=10)
 WAITING_EXPIRY = timedelta(days=1)  # an invitation or challenge nobody took
 IDLE_COMPUTER_EXPIRY = timedelta(days=30)  # an untimed computer game nobody touched
+REMATCH_OFFER_LIFETIME = timedelta(seconds=60)  # a rematch offer nobody answered lapses
 
 
 def draw_offer_lifetime() -> timedelta:
@@ -29,6 +30,9 @@ def next_attention(game: Game, *, now: datetime) -> datetime | None:
     if game.status == Game.Status.WAITING:
         return (game.created_at or now) + WAITING_EXPIRY
     if game.status != Game.Status.ACTIVE:
+        # A finished game owes nothing but the lapse of a rematch offer.
+        if game.rematch_offer_at is not None:
+            return game.rematch_offer_at + REMATCH_OFFER_LIFETIME
         return None
     due = []
     if game.flag_at is not None:

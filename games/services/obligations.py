@@ -28,6 +28,7 @@ from games.services.deadlines import (
 )
 from games.services.draws import draw_offer_live
 from games.services.envelope import finish, flag_if_expired
+from games.services.rematch import lapse_rematch_offer
 from games.services.setup import expire_waiting_game
 from games.store import rows
 
@@ -41,6 +42,7 @@ class Attended(StrEnum):
     FLAGGED = "flagged"
     DRAW_LAPSED = "draw_lapsed"
     COMPUTER_MOVE = "computer_move"  # queued again
+    REMATCH_LAPSED = "rematch_lapsed"
 
 
 def attend(game_id: int) -> Attended | None:
@@ -54,6 +56,8 @@ def attend(game_id: int) -> Attended | None:
         if game.status == Game.Status.WAITING and moment >= game.created_at + WAITING_EXPIRY:
             expire_waiting_game(game)
             return Attended.EXPIRED
+        if game.is_over and lapse_rematch_offer(game, at=moment):
+            return Attended.REMATCH_LAPSED
         if game.status == Game.Status.ACTIVE:
             if flag_if_expired(game):
                 return Attended.FLAGGED

@@ -20,6 +20,8 @@ from games.services import analysis as game_analysis
 from games.services import analysis_board as board_analysis
 from games.web.forms import NewGameForm
 
+QUICK_MINUTES = (1, 3, 5)  # the quick-game buttons of each game
+
 
 def _open_challenges(request):
     """Open lobby challenges this viewer may see (blocks hide them both ways)."""
@@ -81,6 +83,7 @@ def _render_home(request, form: NewGameForm, *, status: int = 200):
             "my_games": mine,
             "untimed_games": untimed,
             "form_refused": status != 200,
+            "quick_minutes": QUICK_MINUTES,
         },
         status=status,
     )
@@ -212,6 +215,33 @@ def _post_service(request, game_id: int, func, *, create_guest: bool = True):
         messages.error(request, exc.message)
         return redirect("home")
     return redirect(game.get_absolute_url())
+
+
+@require_POST
+def quick_seek(request):
+    """A "Quick game" button: wait in that pool; the game when paired at once (else "paired" comes over /ws/notify/)."""
+    from games.services import pairing
+
+    try:
+        minutes = int(request.POST.get("minutes", ""))
+    except ValueError:
+        minutes = -1
+    identity = identity_from_request(request, create_guest=False)
+    try:
+        game = pairing.seek(identity=identity, game=request.POST.get("game", ""), minutes=minutes)
+    except services.GameError as exc:
+        return JsonResponse({"error": exc.code, "message": exc.message}, status=400)
+    if game is None:
+        return JsonResponse({"status": "waiting"})
+    return JsonResponse({"status": "paired", "url": game.get_absolute_url()})
+
+
+@require_POST
+def quick_cancel(request):
+    from games.services import pairing
+
+    pairing.cancel_seek(user_id=request.user.pk if request.user.is_authenticated else None)
+    return JsonResponse({"status": "cancelled"})
 
 
 def lobby(request):

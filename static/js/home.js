@@ -184,3 +184,54 @@ if (home && window.siteNotifySocket) {
 } else if (home) {
   listen();
 }
+
+// --- "Quick game": wait in a pool until the server pairs us ("paired" over /ws/notify/) ---
+
+const quick = document.querySelector("[data-quick]");
+let seeking = null; // the button's { game, minutes } while waiting
+
+async function post(url, fields) {
+  const body = new FormData();
+  body.append("csrfmiddlewaretoken", home.dataset.csrf);
+  for (const [name, value] of Object.entries(fields)) body.append(name, value);
+  const response = await fetch(url, { method: "POST", body, credentials: "same-origin" });
+  return response.json();
+}
+
+function showSeeking(text) {
+  quick.querySelector("#quick-waiting").hidden = !seeking;
+  quick.querySelector("#quick-waiting-text").textContent = text || "";
+  for (const button of quick.querySelectorAll("[data-quick-game]")) {
+    const chosen = seeking && button.dataset.quickGame === seeking.game && button.dataset.quickMinutes === seeking.minutes;
+    button.setAttribute("aria-pressed", String(Boolean(chosen)));
+  }
+}
+
+async function seek(choice) {
+  seeking = choice;
+  const name = gameNames()[choice.game] || choice.game;
+  showSeeking(format(gettext("Waiting for an opponent: %(name)s, %(minutes)s min…"), { name, minutes: choice.minutes }));
+  const answer = await post(quick.dataset.seekUrl, choice);
+  if (answer.status === "paired") window.location.assign(answer.url);
+  else if (answer.error) {
+    seeking = null;
+    showSeeking();
+    document.getElementById("home-status").textContent = answer.message;
+  }
+}
+
+if (quick) {
+  for (const button of quick.querySelectorAll("[data-quick-game]")) {
+    button.addEventListener("click", () => seek({ game: button.dataset.quickGame, minutes: button.dataset.quickMinutes }));
+  }
+  quick.querySelector("#quick-cancel").addEventListener("click", async () => {
+    seeking = null;
+    showSeeking();
+    await post(quick.dataset.cancelUrl, {});
+  });
+  document.addEventListener("site:notify", (event) => {
+    if (event.detail?.type === "paired" && seeking) window.location.assign(event.detail.url);
+  });
+  // The server drops a seek when the page's socket closes; after a reconnect, seek again.
+  document.addEventListener("site:notify-open", () => { if (seeking) seek(seeking); });
+}

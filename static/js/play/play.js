@@ -8,6 +8,7 @@ import { GameClient } from "./client.js";
 import { loadRenderer, readJson } from "./renderers.js";
 import { formatClock, playerName, resultText, turnText } from "./text.js";
 import { format, gettext, ngettext } from "../i18n.js";
+import { createAttention } from "./attention.js";
 
 const root = document.querySelector("[data-play]");
 const $ = (selector) => root.querySelector(selector);
@@ -30,6 +31,12 @@ let clockBase = { snapshot: initial, receivedAt: performance.now() };
 let viewPly = null;
 const positions = new Map();
 let historyLoaded = null;
+
+const attention = createAttention({
+  icon: document.querySelector('link[rel="icon"]'),
+  turnIconUrl: root.dataset.turnIcon,
+  toggle: document.getElementById("notify-toggle"),
+});
 
 const renderers = await loadRenderer(initial.game);
 const renderer = renderers.createRenderer($("#board"), {
@@ -102,6 +109,8 @@ function onSnapshot(snapshot, info) {
   announce(snapshot, previous, info.event);
   if (previous && snapshot.v > previous.v) sound(snapshot, previous, info.event);
   if (leaving && snapshot.status !== "active") window.location.assign("/");
+  // A rematch began (accepted here or on the other page): both players go to it.
+  if (snapshot.rematch_url && info.event === "rematch_started" && you !== null) window.location.assign(snapshot.rematch_url);
 }
 
 function draw(snapshot) {
@@ -113,6 +122,7 @@ function draw(snapshot) {
   drawActions(snapshot);
   drawResult(snapshot);
   tickClocks();
+  attention(snapshot, you);
 }
 
 function drawBoard(snapshot) {
@@ -274,12 +284,21 @@ function announce(snapshot, previous, event) {
     draw_declined: gettext("The draw offer was declined."),
     draw_lapsed: gettext("The draw offer lapsed."),
     undo: gettext("Moves taken back."),
+    rematch_declined: gettext("The rematch was declined."),
+    rematch_cancelled: gettext("The rematch offer was withdrawn."),
+    rematch_lapsed: gettext("The rematch offer lapsed."),
+    rematch_started: gettext("The rematch has started."),
   };
   if (messages[event]) parts.push(messages[event]);
   if (event === "draw_offer" && snapshot.draw_offer !== null) {
     parts.push(snapshot.draw_offer === you
       ? gettext("You offered a draw.")
       : format(gettext("%(name)s offers a draw."), { name: playerName(snapshot, snapshot.draw_offer) }));
+  }
+  if (event === "rematch_offer" && snapshot.rematch_offer !== null) {
+    parts.push(snapshot.rematch_offer === you
+      ? gettext("You offered a rematch.")
+      : format(gettext("%(name)s offers a rematch."), { name: playerName(snapshot, snapshot.rematch_offer) }));
   }
   // The result itself is announced by its own live region (#result).
   parts.push(snapshot.result ? gettext("Game over.") : turn(snapshot));
@@ -388,6 +407,7 @@ function drawActions(snapshot) {
     undo: player && active && !human && snapshot.ply > 0,
     redo: player && active && !human && snapshot.can_redo,
     new_game: player && !human,
+    ...rematchButtons(snapshot, player && human),
   };
   for (const button of $$("[data-action]")) button.hidden = !show[button.dataset.action];
   // After a declined offer a player waits some plies before offering again: say how many.
@@ -401,8 +421,21 @@ function drawActions(snapshot) {
       "Your draw offer was declined: you can offer again after %(count)s more moves.", wait), { count: wait })
     : "";
   $("#draw-pending").hidden = !(active && offer !== null && offer === you);
+  $("#rematch-pending").hidden = !show.cancel_rematch;
   $("#invite").hidden = snapshot.status !== "waiting";
   $("#after-game").hidden = active || snapshot.status === "waiting";
+}
+
+// A rematch is offered once a game between people has finished, until it has begun.
+function rematchButtons(snapshot, humanPlayer) {
+  const open = humanPlayer && snapshot.status === "finished" && !snapshot.rematch_url;
+  const offer = snapshot.rematch_offer;
+  return {
+    rematch: open && offer === null,
+    accept_rematch: open && offer !== null && offer !== you,
+    decline_rematch: open && offer !== null && offer !== you,
+    cancel_rematch: open && offer === you,
+  };
 }
 
 function drawResult(snapshot) {

@@ -1,0 +1,50 @@
+"""Quick game: two registered players press the same button on the home page and land in the same game."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.pages import READY
+
+pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+def test_two_players_pressing_the_same_quick_game_button_play_each_other(
+    new_context, login_session, user_factory
+):
+    alice_user, bob_user = user_factory("alice"), user_factory("bob")
+    alice = new_context(session_cookie=login_session(alice_user)).new_page()
+    bob = new_context(session_cookie=login_session(bob_user)).new_page()
+    for page in (alice, bob):
+        page.goto("/")
+    button = '[data-quick-game="ataxx"][data-quick-minutes="3"]'
+    alice.click(button)
+    expect(alice.locator("#quick-waiting")).to_be_visible()
+    expect(alice.locator("#quick-waiting-text")).to_contain_text("3 min")
+    bob.click(button)
+    for page in (alice, bob):
+        page.wait_for_url("**/play/*/")
+        page.wait_for_function(READY)
+    assert alice.url == bob.url
+    assert (
+        alice.evaluate("window.__game.you") == 0 and bob.evaluate("window.__game.you") == 1
+    )  # alice waited longer
+
+
+def test_stop_waiting_means_nobody_is_paired_with_you(new_context, login_session, user_factory):
+    alice_user, bob_user = user_factory("alice"), user_factory("bob")
+    alice = new_context(session_cookie=login_session(alice_user)).new_page()
+    bob = new_context(session_cookie=login_session(bob_user)).new_page()
+    alice.goto("/")
+    bob.goto("/")
+    button = '[data-quick-game="reversi"][data-quick-minutes="1"]'
+    alice.click(button)
+    expect(alice.locator("#quick-waiting")).to_be_visible()
+    alice.click("#quick-cancel")
+    expect(alice.locator("#quick-waiting")).to_be_hidden()
+    alice.wait_for_timeout(300)  # the cancel's request on its way
+    bob.click(button)
+    expect(bob.locator("#quick-waiting")).to_be_visible()
+    bob.wait_for_timeout(1000)
+    assert "/play/" not in bob.url and "/play/" not in alice.url

@@ -1,0 +1,120 @@
+"""Quick pairing: seekers in a pool paired by rating, ranges widening, blocks obeyed, never twice."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from accounts.identity import Identity
+from accounts.services.blocks import block
+from games import services
+from games.models import Game, Seek
+from games.services import pairing
+
+pytestmark = pytest.mark.django_db
+
+
+def me(user) -> Identity:
+    return Identity(user=user, guest=None)
+
+
+@pytest.fixture
+def ratings(monkeypatch):
+    """The players' ratings, as the ratings app would give them."""
+    table: dict[str, int] = {}
+    monkeypatch.setattr(pairing, "rating_of", lambda user, game: table.get(user.username, 1500))
+    return table
+
+
+def test_two_players_pressing_the_same_button_land_in_one_game_the_first_seeker_first(user_factory, ratings):
+    alice, bob = user_factory("alice"), user_factory("bob")
+    assert pairing.seek(identity=me(alice), game="ataxx", minutes=3) is None
+    game = pairing.seek(identity=me(bob), game="ataxx", minutes=3)
+    assert game is not None and game.status == Game.Status.ACTIVE
+    assert (game.user0, game.user1, game.game, game.time_control) == (alice, bob, "ataxx", 180)
+    assert not Seek.objects.exists()
+
+
+def test_different_pools_are_not_paired(user_factory, ratings):
+    alice, bob = user_factory("alice"), user_factory("bob")
+    pairing.seek(identity=me(alice), game="ataxx", minutes=3)
+    assert pairing.seek(identity=me(bob), game="ataxx", minutes=5) is None
+    assert Seek.objects.count() == 2
+
+
+def test_the_rating_range_widens_while_they_wait(user_factory, ratings):
+    alice, bob = user_factory("alice"), user_factory("bob")
+    ratings.update(alice=1500, bob=1720)  # 220 apart: outside +/-150
+    pairing.seek(identity=me(alice), game="reversi", minutes=5)
+    assert pairing.seek(identity=me(bob), game="reversi", minutes=5) is None
+    assert pairing.sweep() == 0
+    # Both have waited 10 s: +/-250 now.
+    Seek.objects.update(created_at=pairing.now() - timedelta(seconds=10))
+    assert pairing.sweep() == 1
+    assert Game.objects.filter(user0__in=[alice, bob], user1__in=[alice, bob]).count() == 1
+
+
+def test_players_who_blocked_each_other_are_never_paired(user_factory, ratings):
+    alice, bob, carol = user_factory("alice"), user_factory("bob"), user_factory("carol")
+    block(by=bob, user=alice)
+    pairing.seek(identity=me(alice), game="reversi", minutes=5)
+    assert pairing.seek(identity=me(bob), game="reversi", minutes=5) is None
+    game = pairing.seek(identity=me(carol), game="reversi", minutes=5)
+    assert game is not None and {game.user0, game.user1} == {alice, carol}
+    assert list(Seek.objects.values_list("user__username", flat=True)) == ["bob"]
+
+
+def test_one_seek_per_player_and_a_cancelled_seek_is_gone(user_factory, ratings):
+    alice, bob = user_factory("alice"), user_factory("bob")
+    pairing.seek(identity=me(alice), game="reversi", minutes=5)
+    pairing.seek(identity=me(alice), game="ataxx", minutes=3)  # changed her mind: only the newer one
+    assert list(Seek.objects.values_list("game", flat=True)) == ["ataxx"]
+    assert pairing.cancel_seek(user_id=alice.pk) is True
+    assert pairing.seek(identity=me(bob), game="ataxx", minutes=3) is None
+    assert pairing.cancel_seek(user_id=alice.pk) is False
+
+
+def test_a_seek_taken_meanwhile_is_not_paired_again(user_factory, ratings, monkeypatch):
+    alice, bob = user_factory("alice"), user_factory("bob")
+    pairing.seek(identity=me(alice), game="reversi", minutes=5)
+    widen = pairing.rating_range
+
+    def another_run_took_alice(seek, *, at):
+        # After this run read the pool, another one paired alice and deleted her seek.
+        Seek.objects.filter(user=alice).delete()
+        return widen(seek, at=at)
+
+    monkeypatch.setattr(pairing, "rating_range", another_run_took_alice)
+    assert pairing.seek(identity=me(bob), game="reversi", minutes=5) is None
+    monkeypatch.setattr(pairing, "rating_range", widen)
+    assert not Game.objects.exists()
+    assert list(Seek.objects.values_list("user__username", flat=True)) == ["bob"]
+
+
+def test_guests_and_bad_buttons_are_refused_and_change_nothing(user_factory, guest_factory, ratings):
+    guest, _ = guest_factory()
+    with pytest.raises(services.GameError) as guest_refused:
+        pairing.seek(identity=guest, game="reversi", minutes=5)
+    assert guest_refused.value.code == "login_required"
+    alice = user_factory("alice")
+    with pytest.raises(services.GameError) as bad_time:
+        pairing.seek(identity=me(alice), game="reversi", minutes=7)
+    assert bad_time.value.code == "bad_time"
+    with pytest.raises(services.GameError) as bad_game:
+        pairing.seek(identity=me(alice), game="chess", minutes=5)
+    assert bad_game.value.code == "bad_kind"
+    assert not Seek.objects.exists()
+
+
+def test_seekers_are_paired_by_their_ratings_from_the_ratings_app(user_factory):
+    from ratings.models import Rating
+
+    alice, bob, carol = user_factory("alice"), user_factory("bob"), user_factory("carol")
+    Rating.objects.create(user=alice, game="reversi", value=1900)
+    pairing.seek(identity=me(alice), game="reversi", minutes=5)
+    assert pairing.seek(identity=me(bob), game="reversi", minutes=5) is None  # 1500: 400 below
+    Rating.objects.create(user=carol, game="reversi", value=1820)
+    game = pairing.seek(identity=me(carol), game="reversi", minutes=5)
+    assert game is not None and {game.user0, game.user1} == {alice, carol}
+    assert Seek.objects.get().rating == 1500
