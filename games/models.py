@@ -25,6 +25,11 @@ AI_LEVEL_CHOICES = [("easy", _("Easy")), ("medium", _("Medium")), ("hard", _("Ha
 # Minutes per player for the whole game; 0 = untimed (computer games only).
 TIME_CONTROL_CHOICES = [1, 3, 5, 10, 15]
 DEFAULT_TIME_MINUTES = 5
+# Fischer controls offered as presets: (base minutes, increment seconds), shown as "5+3".
+FISCHER_PRESETS = [(1, 0), (3, 2), (5, 3), (10, 5), (15, 10)]
+# Custom clocks: any whole base and increment within these bounds (docs/product.md, "Clocks").
+MAX_BASE_MINUTES = 60
+MAX_INCREMENT_SECONDS = 60
 DRAW_COOLDOWN_PLIES = 10  # after a decline, the same side may offer a draw again only this many plies later
 
 
@@ -46,6 +51,14 @@ class EndReason(models.TextChoices):
     DECLINED = "declined", _("Invitation declined")
     CANCELLED = "cancelled", _("Invitation withdrawn")
     EXPIRED = "expired", _("Expired")
+
+
+def time_control_label(base_seconds: int, increment: int) -> str:
+    """The label of a clock: "5+3" for five minutes each and three seconds a move; empty when untimed."""
+    if not base_seconds:
+        return ""
+    minutes = base_seconds // 60
+    return f"{minutes}+{increment}"
 
 
 def new_invite_token() -> str:
@@ -114,6 +127,8 @@ class Game(models.Model):
 
     # Clocks, in milliseconds left at ``turn_started_at`` (only the mover's runs).
     time_control = models.PositiveIntegerField(default=DEFAULT_TIME_MINUTES * 60)  # seconds each; 0 = untimed
+    # Fischer increment: seconds added to the mover's clock after each of its moves (0 = none).
+    increment = models.PositiveSmallIntegerField(default=0)
     clock0_ms = models.IntegerField(default=0)
     clock1_ms = models.IntegerField(default=0)
     turn_started_at = models.DateTimeField(null=True, blank=True)
@@ -242,6 +257,24 @@ class Game(models.Model):
             self.clock0_ms = ms
         else:
             self.clock1_ms = ms
+
+    def charge_clock(self, side: int, used_ms: int) -> int:
+        """Charge ``side``'s clock with a move that took ``used_ms`` and add the increment; the time left.
+
+        The one place the clock arithmetic of a move lives: both move paths (the
+        locked one and the fast path) and the computer's moves reach it through
+        ``services.decide.apply_move``. An untimed game keeps its clock as it is.
+        """
+        left = self.clock_ms(side)
+        if self.time_control:
+            left = left - used_ms + self.increment * 1000
+            self.set_clock(side, left)
+        return left
+
+    @property
+    def time_control_label(self) -> str:
+        """The clock as players write it: "5+3" (base minutes + increment seconds); empty when untimed."""
+        return time_control_label(self.time_control, self.increment)
 
     def remaining_ms(self, side: int, *, now: datetime | None = None) -> int:
         """Milliseconds left on ``side``'s clock right now (only the mover's clock runs)."""

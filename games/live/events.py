@@ -115,6 +115,7 @@ def _changed_by_moves(game: Game) -> MovePatchFields:
         "clock": {
             "timed": bool(game.time_control),
             "initial_ms": game.time_control * 1000,
+            "increment_ms": game.increment * 1000,
             "ms": [max(0, game.remaining_ms(0, now=now)), max(0, game.remaining_ms(1, now=now))],
             "running": running,
             "at": int(time.time() * 1000),

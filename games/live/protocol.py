@@ -106,6 +106,7 @@ class Player(TypedDict):
 class Clock(TypedDict):
     timed: bool
     initial_ms: int
+    increment_ms: int  # added to the mover's clock after each of its moves (Fischer)
     ms: list[int]
     running: int | None
     at: int

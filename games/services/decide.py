@@ -165,10 +165,7 @@ def apply_move(game: Game, side: int, token: str, *, client_id: str, at: datetim
     used = 0
     if game.turn_started_at is not None:
         used = max(0, int((at - game.turn_started_at).total_seconds() * 1000))
-    left = game.clock_ms(side)
-    if game.time_control:
-        left -= used
-        game.set_clock(side, left)
+    left = game.charge_clock(side, used)
     store(
         Move(
             game=game,

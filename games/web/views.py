@@ -118,6 +118,7 @@ def new_game(request):
                 level=data["level"],
                 side=data["side_number"],
                 minutes=data["minutes"],
+                increment=data["increment"],
             )
         else:
             game = services.create_human_game(
@@ -126,6 +127,7 @@ def new_game(request):
                 kind=data["opponent"],
                 side=data["side_number"],
                 minutes=data["minutes"],
+                increment=data["increment"],
                 invited_user=data.get("invited_user"),
             )
     except services.GameError as exc:
@@ -225,6 +227,7 @@ def lobby(request):
                     "name": game.get_game_display(),
                     "by": game.created_by.username if game.created_by else "",
                     "minutes": game.time_control // 60,
+                    "clock": game.time_control_label,
                     "mine": request.user.is_authenticated and game.created_by_id == request.user.pk,
                 }
                 for game in _open_challenges(request)

@@ -238,3 +238,29 @@ def test_a_player_s_ping_from_behind_brings_the_state_over_the_wire(daphne_port,
     caught_up, pong = asyncio.run(scenario())
     assert caught_up["game"]["moves"] == ["d3"] and caught_up["v"] > 0
     assert pong == {"type": "pong"}
+
+
+def test_a_fischer_clock_over_the_wire_gives_the_mover_the_increment(daphne_port, user_factory):
+    alice, bob = user_factory("ann"), user_factory("ben")
+    game = services.create_human_game(
+        identity=Identity(alice, None),
+        game="reversi",
+        kind=Game.Kind.INVITE_LINK,
+        side=0,
+        minutes=3,
+        increment=2,
+    )
+    services.join_game(game_id=game.pk, identity=Identity(bob, None), token=game.invite_token)
+    cookie = session_cookie(alice)
+
+    async def scenario():
+        async with open_socket(daphne_port, f"/ws/game/{game.pk}/", cookie) as ws:
+            state = await first(ws, "state")
+            await ws.send(json.dumps({"type": "move", "move": "d3", "ply": 0, "id": "m1"}))
+            return state, await first(ws, "event")
+
+    state, event = asyncio.run(scenario())
+    assert state["game"]["clock"]["increment_ms"] == 2000
+    clock = (event.get("patch") or event["game"])["clock"]
+    move = Move.objects.get(game_id=game.pk, ply=0)
+    assert move.clock_left_ms == 180_000 - move.time_used_ms + 2_000 == clock["ms"][0]
