@@ -153,7 +153,10 @@ class Game(models.Model):
     end_reason = models.CharField(max_length=20, blank=True, choices=EndReason.choices)
     score0 = models.IntegerField(default=0)
     score1 = models.IntegerField(default=0)
-    rated = models.BooleanField(default=False)
+    # Chosen when the game is set up: a casual game between people changes neither
+    # Elo nor points (ratings records it unrated, reason "casual").
+    casual = models.BooleanField(default=False)
+    rated = models.BooleanField(default=False)  # set by ratings once the result counted
     unrated_reason = models.CharField(max_length=40, blank=True)
     # Ranking place of each player in this game when it ended (set by ratings).
     place0_at_end = models.PositiveIntegerField(null=True, blank=True)

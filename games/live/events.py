@@ -86,6 +86,7 @@ def snapshot(game: Game, *, known_players: list[Player | None] | None = None) ->
         "draw_wait": live["draw_wait"],
         "result": result,
         "rated": game.rated,
+        "casual": game.casual,
         "can_redo": live["can_redo"],
     }
 

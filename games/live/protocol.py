@@ -136,7 +136,8 @@ class Snapshot(TypedDict):
     draw_offer: int | None
     draw_wait: list[int]
     result: Result | None
-    rated: bool
+    rated: bool  # the result counted for ratings (set once ratings applied it)
+    casual: bool  # chosen at set-up: the game changes no rating
     can_redo: bool
 
 

@@ -113,8 +113,9 @@ def create_human_game(
     minutes: int = DEFAULT_TIME_MINUTES,
     increment: int = 0,
     invited_user=None,
+    casual: bool = False,
 ) -> Game:
-    """An invite link, an open challenge in the lobby, or a direct invitation."""
+    """An invite link, an open challenge in the lobby, or a direct invitation; rated unless ``casual``."""
     from accounts.services.blocks import may_invite
 
     get(game)
@@ -138,6 +139,7 @@ def create_human_game(
             kind=kind,
             time_control=base,
             increment=extra,
+            casual=casual,
             invited_user=invited_user if kind == Game.Kind.DIRECT else None,
             created_by=identity.user,
         )

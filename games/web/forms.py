@@ -25,6 +25,7 @@ OPPONENT_CHOICES = [
     ("direct", _("A registered player, by invitation")),
     ("lobby", _("Anyone: an open challenge in the lobby")),
 ]
+RATED_CHOICES = [("rated", _("Rated")), ("casual", _("Casual: no rating change"))]
 SIDE_CHOICES = [("random", _("Random")), ("0", _("First player")), ("1", _("Second player"))]
 
 
@@ -66,6 +67,9 @@ class NewGameForm(forms.Form):
         required=False,  # a disabled select (an untimed game) sends nothing: no increment
         empty_value=None,
     )
+    rated = forms.ChoiceField(
+        label=_("Rated or casual"), choices=RATED_CHOICES, initial="rated", required=False
+    )
     side = forms.ChoiceField(label=_("Play as"), choices=SIDE_CHOICES, initial="random")
     invitee = forms.CharField(label=_("Player to invite"), max_length=150, required=False)
 
@@ -86,5 +90,7 @@ class NewGameForm(forms.Form):
             if user is None:
                 self.add_error("invitee", _("There is no player with that name."))
             data["invited_user"] = user
+        # Games against the computer are never rated: the choice is for games between people.
+        data["casual"] = opponent != "computer" and data.get("rated") == "casual"
         data["side_number"] = None if data.get("side") in (None, "random") else int(data["side"])
         return data

@@ -128,6 +128,7 @@ def new_game(request):
                 side=data["side_number"],
                 minutes=data["minutes"],
                 increment=data["increment"],
+                casual=data["casual"],
                 invited_user=data.get("invited_user"),
             )
     except services.GameError as exc:
@@ -228,6 +229,7 @@ def lobby(request):
                     "by": game.created_by.username if game.created_by else "",
                     "minutes": game.time_control // 60,
                     "clock": game.time_control_label,
+                    "casual": game.casual,
                     "mine": request.user.is_authenticated and game.created_by_id == request.user.pk,
                 }
                 for game in _open_challenges(request)

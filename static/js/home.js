@@ -20,7 +20,7 @@ function gameNames() {
 
 function syncForm() {
   const opponent = form.elements.opponent.value;
-  const show = { level: opponent === "computer", invitee: opponent === "direct" };
+  const show = { level: opponent === "computer", invitee: opponent === "direct", rated: opponent !== "computer" };
   for (const [name, visible] of Object.entries(show)) {
     const field = form.querySelector(`[data-field="${name}"]`);
     if (field) field.hidden = !visible;

@@ -41,3 +41,17 @@ def test_an_untimed_game_has_no_increment_to_choose(new_context):
     expect(page.locator("#id_increment")).to_be_disabled()
     page.select_option("#id_minutes", "3")
     expect(page.locator("#id_increment")).to_be_enabled()
+
+
+def test_a_player_sets_up_a_casual_game_and_its_page_says_casual(new_context):
+    page = new_context().new_page()
+    page.goto("/")
+    page.select_option("#id_opponent", "computer")
+    expect(page.locator('[data-field="rated"]')).to_be_hidden()  # the computer's games are never rated
+    page.select_option("#id_opponent", "link")
+    page.select_option("#id_rated", "casual")
+    page.click("#new-game-form button[type=submit]")
+    page.wait_for_url("**/play/*/")
+    page.wait_for_function(READY)
+    expect(page.locator(".play-title .casual-tag")).to_have_text("casual")
+    assert snapshot(page)["casual"] is True

@@ -264,3 +264,19 @@ def test_a_fischer_clock_over_the_wire_gives_the_mover_the_increment(daphne_port
     clock = (event.get("patch") or event["game"])["clock"]
     move = Move.objects.get(game_id=game.pk, ply=0)
     assert move.clock_left_ms == 180_000 - move.time_used_ms + 2_000 == clock["ms"][0]
+
+
+def test_a_casual_game_says_so_in_the_snapshot_over_the_wire(daphne_port, user_factory):
+    alice, bob = user_factory("cat"), user_factory("dan")
+    game = services.create_human_game(
+        identity=Identity(alice, None), game="ataxx", kind=Game.Kind.INVITE_LINK, side=0, casual=True
+    )
+    services.join_game(game_id=game.pk, identity=Identity(bob, None), token=game.invite_token)
+    cookie = session_cookie(alice)
+
+    async def scenario():
+        async with open_socket(daphne_port, f"/ws/game/{game.pk}/", cookie) as ws:
+            return await first(ws, "state")
+
+    state = asyncio.run(scenario())
+    assert state["game"]["casual"] is True and state["game"]["rated"] is False
