@@ -1,11 +1,16 @@
-"""The new-game form's clocks in a browser: a Fischer preset fills in the fields, the game shows "5+3"."""
+"""Clocks and ratings in a browser: a Fischer preset, a casual game, a provisional rating's "?"."""
 
 from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from playwright.sync_api import expect
 
-from games.models import Move
+from accounts.identity import Identity
+from games import services
+from games.models import Game, Move
+from ratings.models import Rating
 from tests.browser.pages import READY, click_move, snapshot, wait_my_turn_or_over
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -55,3 +60,28 @@ def test_a_player_sets_up_a_casual_game_and_its_page_says_casual(new_context):
     page.wait_for_function(READY)
     expect(page.locator(".play-title .casual-tag")).to_have_text("casual")
     assert snapshot(page)["casual"] is True
+
+
+def test_a_new_player_s_rating_shows_a_question_mark_on_the_game_page(
+    new_context, login_session, user_factory
+):
+    alice, bob = user_factory("ann"), user_factory("ben")
+    Rating.objects.create(user=alice, game="reversi", value=1530, rated_games=1, wins=1)
+    Rating.objects.create(user=bob, game="reversi", value=1470, rated_games=40, losses=40)
+
+    def start() -> Game:
+        game = services.create_human_game(
+            identity=Identity(alice, None), game="reversi", kind=Game.Kind.INVITE_LINK, side=0
+        )
+        return services.join_game(game_id=game.pk, identity=Identity(bob, None), token=game.invite_token)
+
+    # The services announce on the channel layer (async_to_sync): not from Playwright's event loop.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        game = pool.submit(start).result()
+    page = new_context(session_cookie=login_session(alice)).new_page()
+    page.goto(game.get_absolute_url())
+    page.wait_for_function(READY)
+    mine, theirs = page.locator('.player[data-side="0"]'), page.locator('.player[data-side="1"]')
+    expect(mine.locator(".player-rating")).to_have_text("1530?")
+    expect(mine.locator(".provisional")).to_have_attribute("title", "Provisional: fewer than 10 rated games")
+    expect(theirs.locator(".player-rating")).to_have_text("1470")
