@@ -30,6 +30,8 @@ FISCHER_PRESETS = [(1, 0), (3, 2), (5, 3), (10, 5), (15, 10)]
 # Custom clocks: any whole base and increment within these bounds (docs/product.md, "Clocks").
 MAX_BASE_MINUTES = 60
 MAX_INCREMENT_SECONDS = 60
+TAKEBACK_COOLDOWN_PLIES = 4  # a side may ask for a takeback at most once per this many plies
+TAKEBACK_MIN_CLOCK_MS = 10_000  # no takeback while either clock is under 10 s (docs/protocol.md)
 DRAW_COOLDOWN_PLIES = 10  # after a decline, the same side may offer a draw again only this many plies later
 
 
@@ -148,6 +150,12 @@ class Game(models.Model):
     draw_declined_ply0 = models.PositiveIntegerField(null=True, blank=True)
     draw_declined_ply1 = models.PositiveIntegerField(null=True, blank=True)
 
+    # Takeback requests (human games): who asks, at which ply (a move lapses it), and
+    # the ply of each side's last request (at most one per TAKEBACK_COOLDOWN_PLIES).
+    takeback_side = models.SmallIntegerField(null=True, blank=True)
+    takeback_asked_ply0 = models.PositiveIntegerField(null=True, blank=True)
+    takeback_asked_ply1 = models.PositiveIntegerField(null=True, blank=True)
+
     # Result.
     winner = models.SmallIntegerField(null=True, blank=True)
     end_reason = models.CharField(max_length=20, blank=True, choices=EndReason.choices)
@@ -229,6 +237,23 @@ class Game(models.Model):
     def clear_draw_offer(self) -> None:
         self.draw_offer_side = None
         self.draw_offer_at = None
+
+    def takeback_asked_ply(self, side: int) -> int | None:
+        return self.takeback_asked_ply0 if side == 0 else self.takeback_asked_ply1
+
+    def set_takeback_asked_ply(self, side: int, ply: int) -> None:
+        if side == 0:
+            self.takeback_asked_ply0 = ply
+        else:
+            self.takeback_asked_ply1 = ply
+
+    def plies_until_takeback(self, side: int) -> int:
+        """How many more plies ``side`` must wait before asking for a takeback again (0: may ask)."""
+        asked = self.takeback_asked_ply(side)
+        if asked is None:
+            return 0
+        # After a takeback the ply goes down: the wait counts plies played since, never less.
+        return max(0, TAKEBACK_COOLDOWN_PLIES - max(0, self.ply - asked))
 
     def engine_state(self) -> Any:
         # A move reads the position several times; engine states are immutable,

@@ -296,3 +296,12 @@ class GameConsumer(JsonConsumer):
 
     async def on_decline_draw(self, message: dict[str, Any]) -> None:
         await self._run(message, services.answer_draw, accept=False)
+
+    async def on_propose_takeback(self, message: dict[str, Any]) -> None:
+        await self._run(message, services.request_takeback)
+
+    async def on_accept_takeback(self, message: dict[str, Any]) -> None:
+        await self._run(message, services.answer_takeback, accept=True)
+
+    async def on_decline_takeback(self, message: dict[str, Any]) -> None:
+        await self._run(message, services.answer_takeback, accept=False)

@@ -84,6 +84,8 @@ def snapshot(game: Game, *, known_players: list[Player | None] | None = None) ->
         "clock": live["clock"],
         "draw_offer": live["draw_offer"],
         "draw_wait": live["draw_wait"],
+        "takeback": live["takeback"],
+        "takeback_wait": live["takeback_wait"],
         "result": result,
         "rated": game.rated,
         "casual": game.casual,
@@ -123,6 +125,8 @@ def _changed_by_moves(game: Game) -> MovePatchFields:
         },
         "draw_offer": game.draw_offer_side,
         "draw_wait": [game.plies_until_draw_offer(0), game.plies_until_draw_offer(1)],
+        "takeback": game.takeback_side,
+        "takeback_wait": [game.plies_until_takeback(0), game.plies_until_takeback(1)],
         "can_redo": bool(game.redo_moves),
     }
 

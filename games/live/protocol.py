@@ -19,6 +19,9 @@ CommandType = Literal[
     "offer_draw",
     "accept_draw",
     "decline_draw",
+    "propose_takeback",
+    "accept_takeback",
+    "decline_takeback",
     "undo",
     "redo",
     "new_game",
@@ -35,7 +38,19 @@ class MoveCommand(TypedDict):
 
 # --- server -> client -------------------------------------------------------------
 
-EventName = Literal["start", "move", "end", "draw_offer", "draw_declined", "draw_lapsed", "undo", "redo"]
+EventName = Literal[
+    "start",
+    "move",
+    "end",
+    "draw_offer",
+    "draw_declined",
+    "draw_lapsed",
+    "undo",
+    "redo",
+    "takeback_request",
+    "takeback_declined",
+    "takeback",
+]
 
 # The codes an ``error`` message can carry: every services.Code, and the socket's own.
 ErrorCode = Literal[
@@ -68,6 +83,9 @@ ErrorCode = Literal[
     "too_soon",
     "no_offer",
     "no_undo",
+    "no_takeback",
+    "takeback_pending",
+    "low_time",
     "nothing_to_undo",
     "nothing_to_redo",
     "no_rematch",
@@ -135,6 +153,8 @@ class Snapshot(TypedDict):
     clock: Clock
     draw_offer: int | None
     draw_wait: list[int]
+    takeback: int | None  # the side asking to take back, or None
+    takeback_wait: list[int]  # per side: plies to wait before asking again
     result: Result | None
     rated: bool  # the result counted for ratings (set once ratings applied it)
     casual: bool  # chosen at set-up: the game changes no rating
@@ -151,6 +171,8 @@ class MovePatchFields(TypedDict):
     clock: Clock
     draw_offer: int | None
     draw_wait: list[int]
+    takeback: int | None
+    takeback_wait: list[int]
     can_redo: bool
 
 

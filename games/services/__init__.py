@@ -27,6 +27,7 @@ mover's clock ran out is refused once the loss on time has committed.
 | ``ending`` | results on the board, resign, exit, abort, flags |
 | ``draws`` | draw offers, answers and lapses |
 | ``takeback`` | undo and redo against the computer |
+| ``takeback_requests`` | takeback requests between people: ask, accept, decline |
 | ``obligations`` | what the server owes a game, swept from the database |
 | ``deadlines``, ``queue`` | when a game needs attention; the tasks queued after commit |
 """
@@ -46,6 +47,7 @@ from games.services.setup import (
     rematch_computer,
 )
 from games.services.takeback import redo, undo
+from games.services.takeback_requests import answer_takeback, request_takeback
 
 __all__ = [
     "IDLE_COMPUTER_EXPIRY",
@@ -56,6 +58,7 @@ __all__ = [
     "abandon_computer_game",
     "abort",
     "answer_draw",
+    "answer_takeback",
     "attend",
     "attend_overdue",
     "cancel_waiting_game",
@@ -70,6 +73,7 @@ __all__ = [
     "play_computer_move",
     "play_move",
     "redo",
+    "request_takeback",
     "rematch_computer",
     "resign",
     "undo",

@@ -192,6 +192,7 @@ def make_move(
     # A move answers any pending draw offer from the other side with "no".
     if game.draw_offer_side is not None and game.draw_offer_side != side:
         game.clear_draw_offer()
+    game.takeback_side = None  # a move lapses a takeback request, whoever asked
     if by_player:
         game.redo_moves = []  # a new move of the player's own replaces what undo took back
     engine = game.engine

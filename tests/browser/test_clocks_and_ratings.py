@@ -85,3 +85,26 @@ def test_a_new_player_s_rating_shows_a_question_mark_on_the_game_page(
     expect(mine.locator(".player-rating")).to_have_text("1530?")
     expect(mine.locator(".provisional")).to_have_attribute("title", "Provisional: fewer than 10 rated games")
     expect(theirs.locator(".player-rating")).to_have_text("1470")
+
+
+def test_a_player_asks_to_take_back_a_move_and_the_opponent_accepts(new_context):
+    from tests.browser.test_two_players import invite_game, wait_ply
+
+    alice, bob = new_context().new_page(), new_context().new_page()
+    invite_game(alice, bob)
+    click_move(alice, "reversi", "d3")
+    wait_ply(bob, 1)
+    alice.click('[data-action="propose_takeback"]')
+    expect(alice.locator("#takeback-pending")).to_be_visible()
+    expect(bob.locator("#takeback-asked")).to_be_visible()
+    expect(bob.locator('[data-action="decline_takeback"]')).to_be_visible()
+    bob.click('[data-action="accept_takeback"]')
+    alice.wait_for_function(
+        "() => window.__game.snapshot.ply === 0 && window.__game.snapshot.takeback === null"
+    )
+    expect(alice.locator("#takeback-pending")).to_be_hidden()
+    expect(bob.locator('[data-action="accept_takeback"]')).to_be_hidden()
+    # The limit: alice may ask again only 4 plies later, so her button waits.
+    click_move(alice, "reversi", "d3")
+    wait_ply(bob, 1)
+    expect(alice.locator('[data-action="propose_takeback"]')).to_be_disabled()

@@ -382,6 +382,10 @@ function drawActions(snapshot) {
     offer_draw: player && active && human && offer === null,
     accept_draw: player && active && human && offer !== null && offer !== you,
     decline_draw: player && active && human && offer !== null && offer !== you,
+    // Takeback requests between people (docs/protocol.md): the server refuses what the rules forbid.
+    propose_takeback: player && active && human && snapshot.takeback === null && snapshot.ply > 0,
+    accept_takeback: player && active && human && snapshot.takeback !== null && snapshot.takeback !== you,
+    decline_takeback: player && active && human && snapshot.takeback !== null && snapshot.takeback !== you,
     undo: player && active && !human && snapshot.ply > 0,
     redo: player && active && !human && snapshot.can_redo,
     new_game: player && !human,
@@ -398,6 +402,11 @@ function drawActions(snapshot) {
       "Your draw offer was declined: you can offer again after %(count)s more moves.", wait), { count: wait })
     : "";
   $("#draw-pending").hidden = !(active && offer !== null && offer === you);
+  const takeback = snapshot.takeback ?? null;
+  $("#takeback-pending").hidden = !(player && active && takeback !== null && takeback === you);
+  $("#takeback-asked").hidden = !(player && active && takeback !== null && takeback !== you);
+  const takebackWait = player && snapshot.takeback_wait ? snapshot.takeback_wait[you] : 0;
+  $('[data-action="propose_takeback"]').disabled = takebackWait > 0;
   $("#invite").hidden = snapshot.status !== "waiting";
   $("#after-game").hidden = active || snapshot.status === "waiting";
 }
