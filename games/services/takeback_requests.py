@@ -10,6 +10,8 @@ The rules (docs/protocol.md, "Takeback requests"):
 - never in the last seconds: asking and accepting are refused while either
   clock is under ``TAKEBACK_MIN_CLOCK_MS`` (and, as for every command, a clock
   that has run out ends the game first: the envelope's clock check);
+- blocks: a player who blocked the other, or was blocked, neither asks nor is
+  asked (the refusal is neutral, as for invitations);
 - the clocks: the opponent's clock gets back the time it spent on the moves
   taken back and on the turn under way (it is set to what it was after its last
   remaining move); the asker keeps the time it used, without the increments of
@@ -40,6 +42,14 @@ def _refuse_in_the_last_seconds(game: Game) -> None:
         )
 
 
+def _blocked(game: Game) -> bool:
+    """Has one of the two players blocked the other (since the game began)?"""
+    from accounts.services.blocks import either_blocked
+
+    first, second = game.user_of(0), game.user_of(1)
+    return first is not None and second is not None and either_blocked(first, second)
+
+
 def _cut(moves: list[Move], side: int) -> int | None:
     """Where the moves to take back begin: ``side``'s last real move (not a forced pass); None if it has none."""
     for index in range(len(moves) - 1, -1, -1):
@@ -54,6 +64,9 @@ def request_takeback(*, game_id: int, identity: Identity) -> Game:
     def act(game: Game, side: int) -> Game:
         if game.against_computer:
             raise GameError(Code.NO_TAKEBACK, _("Against the computer, use Undo."))
+        if _blocked(game):
+            # Neutral on purpose, like invitations: do not reveal that it was a block.
+            raise GameError(Code.NO_TAKEBACK, _("Your opponent is not taking takeback requests."))
         if game.takeback_side is not None:
             raise GameError(Code.TAKEBACK_PENDING, _("A takeback request is already waiting for an answer."))
         if wait := game.plies_until_takeback(side):

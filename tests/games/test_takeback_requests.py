@@ -152,3 +152,17 @@ def test_against_the_computer_it_is_undo(user_factory):
     with pytest.raises(services.GameError) as refused:
         services.request_takeback(game_id=game.pk, identity=me(alice))
     assert refused.value.code == "no_takeback"
+
+
+def test_a_player_who_blocked_the_other_is_not_asked_and_nothing_is_stored(players):
+    from accounts.services.blocks import block
+
+    alice, bob = players
+    game = live_game(alice, bob)
+    services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    block(by=bob, user=alice)
+    with pytest.raises(services.GameError) as refused:
+        services.request_takeback(game_id=game.pk, identity=me(alice))
+    assert refused.value.code == "no_takeback"
+    assert "block" not in refused.value.message.lower()
+    assert Game.objects.get(pk=game.pk).takeback_side is None
