@@ -271,12 +271,19 @@ function announce(snapshot, previous, event) {
     draw_declined: gettext("The draw offer was declined."),
     draw_lapsed: gettext("The draw offer lapsed."),
     undo: gettext("Moves taken back."),
+    takeback: gettext("Moves taken back."),
+    takeback_declined: gettext("The takeback request was declined."),
   };
   if (messages[event]) parts.push(messages[event]);
   if (event === "draw_offer" && snapshot.draw_offer !== null) {
     parts.push(snapshot.draw_offer === you
       ? gettext("You offered a draw.")
       : format(gettext("%(name)s offers a draw."), { name: playerName(snapshot, snapshot.draw_offer) }));
+  }
+  if (event === "takeback_request" && snapshot.takeback !== null) {
+    parts.push(snapshot.takeback === you
+      ? gettext("You asked to take back your last move.")
+      : format(gettext("%(name)s asks to take back their last move."), { name: playerName(snapshot, snapshot.takeback) }));
   }
   // The result itself is announced by its own live region (#result).
   parts.push(snapshot.result ? gettext("Game over.") : turn(snapshot));
