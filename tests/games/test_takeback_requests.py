@@ -166,3 +166,16 @@ def test_a_player_who_blocked_the_other_is_not_asked_and_nothing_is_stored(playe
     assert refused.value.code == "no_takeback"
     assert "block" not in refused.value.message.lower()
     assert Game.objects.get(pk=game.pk).takeback_side is None
+
+
+def test_a_request_ends_with_the_game(players):
+    alice, bob = players
+    game = live_game(alice, bob)
+    services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    services.request_takeback(game_id=game.pk, identity=me(alice))
+    services.resign(game_id=game.pk, identity=me(bob))
+    game.refresh_from_db()
+    assert (game.status, game.takeback_side) == ("finished", None)
+    with pytest.raises(services.GameError) as refused:
+        services.answer_takeback(game_id=game.pk, identity=me(bob), accept=True)
+    assert refused.value.code == "game_over"
