@@ -25,6 +25,13 @@ AI_LEVEL_CHOICES = [("easy", _("Easy")), ("medium", _("Medium")), ("hard", _("Ha
 # Minutes per player for the whole game; 0 = untimed (computer games only).
 TIME_CONTROL_CHOICES = [1, 3, 5, 10, 15]
 DEFAULT_TIME_MINUTES = 5
+# Fischer controls offered as presets: (base minutes, increment seconds), shown as "5+3".
+FISCHER_PRESETS = [(1, 0), (3, 2), (5, 3), (10, 5), (15, 10)]
+# Custom clocks: any whole base and increment within these bounds (docs/product.md, "Clocks").
+MAX_BASE_MINUTES = 60
+MAX_INCREMENT_SECONDS = 60
+TAKEBACK_COOLDOWN_PLIES = 4  # a side may ask for a takeback at most once per this many plies
+TAKEBACK_MIN_CLOCK_MS = 10_000  # no takeback while either clock is under 10 s (docs/protocol.md)
 DRAW_COOLDOWN_PLIES = 10  # after a decline, the same side may offer a draw again only this many plies later
 
 
@@ -46,6 +53,14 @@ class EndReason(models.TextChoices):
     DECLINED = "declined", _("Invitation declined")
     CANCELLED = "cancelled", _("Invitation withdrawn")
     EXPIRED = "expired", _("Expired")
+
+
+def time_control_label(base_seconds: int, increment: int) -> str:
+    """The label of a clock: "5+3" for five minutes each and three seconds a move; empty when untimed."""
+    if not base_seconds:
+        return ""
+    minutes = base_seconds // 60
+    return f"{minutes}+{increment}"
 
 
 def new_invite_token() -> str:
@@ -114,6 +129,8 @@ class Game(models.Model):
 
     # Clocks, in milliseconds left at ``turn_started_at`` (only the mover's runs).
     time_control = models.PositiveIntegerField(default=DEFAULT_TIME_MINUTES * 60)  # seconds each; 0 = untimed
+    # Fischer increment: seconds added to the mover's clock after each of its moves (0 = none).
+    increment = models.PositiveSmallIntegerField(default=0)
     clock0_ms = models.IntegerField(default=0)
     clock1_ms = models.IntegerField(default=0)
     turn_started_at = models.DateTimeField(null=True, blank=True)
@@ -138,12 +155,21 @@ class Game(models.Model):
     rematch_offer_at = models.DateTimeField(null=True, blank=True)
     rematch = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
 
+    # Takeback requests (human games): who asks, at which ply (a move lapses it), and
+    # the ply of each side's last request (at most one per TAKEBACK_COOLDOWN_PLIES).
+    takeback_side = models.SmallIntegerField(null=True, blank=True)
+    takeback_asked_ply0 = models.PositiveIntegerField(null=True, blank=True)
+    takeback_asked_ply1 = models.PositiveIntegerField(null=True, blank=True)
+
     # Result.
     winner = models.SmallIntegerField(null=True, blank=True)
     end_reason = models.CharField(max_length=20, blank=True, choices=EndReason.choices)
     score0 = models.IntegerField(default=0)
     score1 = models.IntegerField(default=0)
-    rated = models.BooleanField(default=False)
+    # Chosen when the game is set up: a casual game between people changes neither
+    # Elo nor points (ratings records it unrated, reason "casual").
+    casual = models.BooleanField(default=False)
+    rated = models.BooleanField(default=False)  # set by ratings once the result counted
     unrated_reason = models.CharField(max_length=40, blank=True)
     # Ranking place of each player in this game when it ended (set by ratings).
     place0_at_end = models.PositiveIntegerField(null=True, blank=True)
@@ -221,6 +247,23 @@ class Game(models.Model):
         self.rematch_offer_side = None
         self.rematch_offer_at = None
 
+    def takeback_asked_ply(self, side: int) -> int | None:
+        return self.takeback_asked_ply0 if side == 0 else self.takeback_asked_ply1
+
+    def set_takeback_asked_ply(self, side: int, ply: int) -> None:
+        if side == 0:
+            self.takeback_asked_ply0 = ply
+        else:
+            self.takeback_asked_ply1 = ply
+
+    def plies_until_takeback(self, side: int) -> int:
+        """How many more plies ``side`` must wait before asking for a takeback again (0: may ask)."""
+        asked = self.takeback_asked_ply(side)
+        if asked is None:
+            return 0
+        # After a takeback the ply goes down: the wait counts plies played since, never less.
+        return max(0, TAKEBACK_COOLDOWN_PLIES - max(0, self.ply - asked))
+
     def engine_state(self) -> Any:
         # A move reads the position several times; engine states are immutable,
         # so the parsed one is kept for as long as ``self.state`` is the same object.
@@ -251,6 +294,24 @@ class Game(models.Model):
             self.clock0_ms = ms
         else:
             self.clock1_ms = ms
+
+    def charge_clock(self, side: int, used_ms: int) -> int:
+        """Charge ``side``'s clock with a move that took ``used_ms`` and add the increment; the time left.
+
+        The one place the clock arithmetic of a move lives: both move paths (the
+        locked one and the fast path) and the computer's moves reach it through
+        ``services.decide.apply_move``. An untimed game keeps its clock as it is.
+        """
+        left = self.clock_ms(side)
+        if self.time_control:
+            left = left - used_ms + self.increment * 1000
+            self.set_clock(side, left)
+        return left
+
+    @property
+    def time_control_label(self) -> str:
+        """The clock as players write it: "5+3" (base minutes + increment seconds); empty when untimed."""
+        return time_control_label(self.time_control, self.increment)
 
     def remaining_ms(self, side: int, *, now: datetime | None = None) -> int:
         """Milliseconds left on ``side``'s clock right now (only the mover's clock runs)."""

@@ -18,6 +18,11 @@ K_REGULAR = 20
 K_MASTER = 10
 NEW_PLAYER_GAMES = 30
 MASTER_RATING = 2400.0
+# Provisional ratings (issue #26): for a player's first 10 rated games in a game
+# K is 60, so a new player reaches their level quickly; pages show "?" beside
+# such a rating. FIDE's schedule above applies from the 11th game on.
+K_PROVISIONAL = 60
+PROVISIONAL_GAMES = 10
 
 WIN = 1.0
 DRAW = 0.5
@@ -38,9 +43,16 @@ def k_factor(*, games_played: int, rating: float, peak: float) -> int:
     """
     if max(rating, peak) >= MASTER_RATING:
         return K_MASTER
+    if is_provisional(games_played):
+        return K_PROVISIONAL
     if games_played < NEW_PLAYER_GAMES:
         return K_NEW_PLAYER
     return K_REGULAR
+
+
+def is_provisional(games_played: int) -> bool:
+    """A rating from fewer than ``PROVISIONAL_GAMES`` rated games: shown with "?", moved with a larger K."""
+    return games_played < PROVISIONAL_GAMES
 
 
 def rating_change(*, rating: float, opponent: float, score: float, k: float) -> float:

@@ -10,6 +10,7 @@ class UnratedReason(StrEnum):
 
     ABORTED = "aborted"
     COMPUTER = "computer"
+    CASUAL = "casual"  # the players chose a casual game
     GUEST = "guest"
     DRAW = "draw"
     FARMING = "farming"

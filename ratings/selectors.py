@@ -46,6 +46,7 @@ RESULT_LABELS = {
 UNRATED_REASONS: dict[str, Promise | str] = {  # keyed by UnratedReason; stored values are plain text
     UnratedReason.ABORTED: _("aborted games never count"),
     UnratedReason.COMPUTER: _("games against the computer are unrated"),
+    UnratedReason.CASUAL: _("casual"),
     UnratedReason.GUEST: _("games with a guest are unrated"),
     UnratedReason.DRAW: _("draws leave ratings unchanged"),
     UnratedReason.FARMING: lazy(_farming_reason, str)(),
@@ -58,7 +59,7 @@ def _ranked(game_slug: str) -> QuerySet[Rating]:
     return Rating.objects.filter(game=game_slug, rated_games__gt=0, user__is_active=True)
 
 
-# --- points (seed 004): a point per win over a person, none for draws or wins over the computer.
+# --- points (seed 004): a point per win over a person, none for draws, casual games or wins over the computer.
 # Guests are anonymous (a second browser makes one), so, as with ratings, only wins over
 # another registered player earn a point.
 def _wins_over_people(side: int) -> QuerySet[Game]:
@@ -69,6 +70,7 @@ def _wins_over_people(side: int) -> QuerySet[Game]:
         game=OuterRef("game"),
         status=Game.Status.FINISHED,
         winner=side,
+        casual=False,  # a casual game earns no point
     ).exclude(**{f"user{other}": OuterRef("user")})
 
 
@@ -111,6 +113,7 @@ def points_by_game(player) -> dict[str, int]:
                 **{f"user{side}": player, f"user{other}__isnull": False, f"ai{other}": ""},
                 status=Game.Status.FINISHED,
                 winner=side,
+                casual=False,
             )
             .exclude(**{f"user{other}": player})
             .order_by()

@@ -30,6 +30,8 @@ def unrated_reason(game: Game) -> UnratedReason | None:
         return UnratedReason.ABORTED
     if game.against_computer:
         return UnratedReason.COMPUTER
+    if game.casual:
+        return UnratedReason.CASUAL
     if game.guest0_key or game.guest1_key:
         return UnratedReason.GUEST
     if game.user0_id is None or game.user1_id is None:

@@ -316,3 +316,12 @@ class GameConsumer(JsonConsumer):
         # Both pages also hear "rematch_started" (with ``rematch_url``); this one goes at once.
         if game is not None and game.pk != self.game_id:
             await self.send_json({"type": "redirect", "url": game.get_absolute_url()})
+
+    async def on_propose_takeback(self, message: dict[str, Any]) -> None:
+        await self._run(message, services.request_takeback)
+
+    async def on_accept_takeback(self, message: dict[str, Any]) -> None:
+        await self._run(message, services.answer_takeback, accept=True)
+
+    async def on_decline_takeback(self, message: dict[str, Any]) -> None:
+        await self._run(message, services.answer_takeback, accept=False)

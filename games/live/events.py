@@ -84,8 +84,11 @@ def snapshot(game: Game, *, known_players: list[Player | None] | None = None) ->
         "clock": live["clock"],
         "draw_offer": live["draw_offer"],
         "draw_wait": live["draw_wait"],
+        "takeback": live["takeback"],
+        "takeback_wait": live["takeback_wait"],
         "result": result,
         "rated": game.rated,
+        "casual": game.casual,
         "can_redo": live["can_redo"],
         "rematch_offer": game.rematch_offer_side,
         "rematch_url": f"/play/{game.rematch_id}/" if game.rematch_id else None,
@@ -117,12 +120,15 @@ def _changed_by_moves(game: Game) -> MovePatchFields:
         "clock": {
             "timed": bool(game.time_control),
             "initial_ms": game.time_control * 1000,
+            "increment_ms": game.increment * 1000,
             "ms": [max(0, game.remaining_ms(0, now=now)), max(0, game.remaining_ms(1, now=now))],
             "running": running,
             "at": int(time.time() * 1000),
         },
         "draw_offer": game.draw_offer_side,
         "draw_wait": [game.plies_until_draw_offer(0), game.plies_until_draw_offer(1)],
+        "takeback": game.takeback_side,
+        "takeback_wait": [game.plies_until_takeback(0), game.plies_until_takeback(1)],
         "can_redo": bool(game.redo_moves),
     }
 

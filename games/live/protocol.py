@@ -19,6 +19,9 @@ CommandType = Literal[
     "offer_draw",
     "accept_draw",
     "decline_draw",
+    "propose_takeback",
+    "accept_takeback",
+    "decline_takeback",
     "undo",
     "redo",
     "new_game",
@@ -53,6 +56,9 @@ EventName = Literal[
     "rematch_cancelled",
     "rematch_lapsed",
     "rematch_started",
+    "takeback_request",
+    "takeback_declined",
+    "takeback",
 ]
 
 # The codes an ``error`` message can carry: every services.Code, and the socket's own.
@@ -86,6 +92,9 @@ ErrorCode = Literal[
     "too_soon",
     "no_offer",
     "no_undo",
+    "no_takeback",
+    "takeback_pending",
+    "low_time",
     "nothing_to_undo",
     "nothing_to_redo",
     "no_rematch",
@@ -124,6 +133,7 @@ class Player(TypedDict):
 class Clock(TypedDict):
     timed: bool
     initial_ms: int
+    increment_ms: int  # added to the mover's clock after each of its moves (Fischer)
     ms: list[int]
     running: int | None
     at: int
@@ -152,8 +162,11 @@ class Snapshot(TypedDict):
     clock: Clock
     draw_offer: int | None
     draw_wait: list[int]
+    takeback: int | None  # the side asking to take back, or None
+    takeback_wait: list[int]  # per side: plies to wait before asking again
     result: Result | None
-    rated: bool
+    rated: bool  # the result counted for ratings (set once ratings applied it)
+    casual: bool  # chosen at set-up: the game changes no rating
     can_redo: bool
     rematch_offer: int | None
     rematch_url: str | None
@@ -169,6 +182,8 @@ class MovePatchFields(TypedDict):
     clock: Clock
     draw_offer: int | None
     draw_wait: list[int]
+    takeback: int | None
+    takeback_wait: list[int]
     can_redo: bool
 
 

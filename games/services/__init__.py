@@ -28,6 +28,7 @@ mover's clock ran out is refused once the loss on time has committed.
 | ``draws`` | draw offers, answers and lapses |
 | ``rematch`` | rematch offers between people, answers, lapses, and the new game |
 | ``takeback`` | undo and redo against the computer |
+| ``takeback_requests`` | takeback requests between people: ask, accept, decline |
 | ``obligations`` | what the server owes a game, swept from the database |
 | ``deadlines``, ``queue`` | when a game needs attention; the tasks queued after commit |
 """
@@ -48,6 +49,7 @@ from games.services.setup import (
     rematch_computer,
 )
 from games.services.takeback import redo, undo
+from games.services.takeback_requests import answer_takeback, request_takeback
 
 __all__ = [
     "IDLE_COMPUTER_EXPIRY",
@@ -59,6 +61,7 @@ __all__ = [
     "abort",
     "answer_draw",
     "answer_rematch",
+    "answer_takeback",
     "attend",
     "attend_overdue",
     "cancel_rematch",
@@ -76,6 +79,7 @@ __all__ = [
     "play_computer_move",
     "play_move",
     "redo",
+    "request_takeback",
     "rematch_computer",
     "resign",
     "undo",

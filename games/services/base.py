@@ -45,6 +45,9 @@ class Code(StrEnum):
     TOO_SOON = "too_soon"
     NO_OFFER = "no_offer"
     NO_UNDO = "no_undo"
+    NO_TAKEBACK = "no_takeback"  # no takeback request to answer, or nothing to take back
+    TAKEBACK_PENDING = "takeback_pending"
+    LOW_TIME = "low_time"  # a takeback in the last seconds of a clock
     NOTHING_TO_UNDO = "nothing_to_undo"
     NOTHING_TO_REDO = "nothing_to_redo"
     NO_REMATCH = "no_rematch"

@@ -165,10 +165,7 @@ def apply_move(game: Game, side: int, token: str, *, client_id: str, at: datetim
     used = 0
     if game.turn_started_at is not None:
         used = max(0, int((at - game.turn_started_at).total_seconds() * 1000))
-    left = game.clock_ms(side)
-    if game.time_control:
-        left -= used
-        game.set_clock(side, left)
+    left = game.charge_clock(side, used)
     store(
         Move(
             game=game,
@@ -195,6 +192,7 @@ def make_move(
     # A move answers any pending draw offer from the other side with "no".
     if game.draw_offer_side is not None and game.draw_offer_side != side:
         game.clear_draw_offer()
+    game.takeback_side = None  # a move lapses a takeback request, whoever asked
     if by_player:
         game.redo_moves = []  # a new move of the player's own replaces what undo took back
     engine = game.engine

@@ -38,6 +38,7 @@ def finish(game: Game, *, winner: int | None, reason: EndReason, status: str = G
     game.end_reason = reason
     game.finished_at = now()
     game.clear_draw_offer()
+    game.takeback_side = None  # nothing is left to take back in a finished game
     game.redo_moves = []
     commit_and_announce(game, "end")
     announce_finished(game.pk)

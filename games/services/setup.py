@@ -11,7 +11,13 @@ from accounts.identity import Identity
 from games.engines import get
 from games.engines.base import InvalidPosition
 from games.live import events
-from games.models import DEFAULT_TIME_MINUTES, TIME_CONTROL_CHOICES, EndReason, Game
+from games.models import (
+    DEFAULT_TIME_MINUTES,
+    MAX_BASE_MINUTES,
+    MAX_INCREMENT_SECONDS,
+    EndReason,
+    Game,
+)
 from games.services import deadlines, queue
 from games.services.base import Code, GameError, commit_and_announce, locked, now
 from games.services.ending import end_for_new_game
@@ -20,12 +26,17 @@ from games.services.envelope import announce_finished, player_command
 AI_LEVELS = ("easy", "medium", "hard")
 
 
-def _validate_time_control(minutes: int, *, computer: bool) -> int:
-    if minutes == 0 and computer:
-        return 0
-    if minutes not in TIME_CONTROL_CHOICES:
-        raise GameError(Code.BAD_TIME, _("Choose one of the offered time controls."))
-    return minutes * 60
+def _validate_time_control(minutes: int, increment: int, *, computer: bool) -> tuple[int, int]:
+    """The clock as stored (base seconds, increment seconds); an untimed game is for the computer only."""
+    if minutes == 0 and increment == 0 and computer:
+        return 0, 0
+    if not (1 <= minutes <= MAX_BASE_MINUTES and 0 <= increment <= MAX_INCREMENT_SECONDS):
+        raise GameError(
+            Code.BAD_TIME,
+            _("Choose a clock of 1 to %(minutes)d minutes and an increment of 0 to %(seconds)d seconds.")
+            % {"minutes": MAX_BASE_MINUTES, "seconds": MAX_INCREMENT_SECONDS},
+        )
+    return minutes * 60, increment
 
 
 def _seat(game: Game, side: int, identity: Identity) -> None:
@@ -60,6 +71,7 @@ def create_computer_game(
     level: str,
     side: int | None = None,
     minutes: int = 0,
+    increment: int = 0,
     start_fen: str = "",
 ) -> Game:
     """A game against the computer; it starts at once (from ``start_fen`` when given: "Play from here")."""
@@ -78,9 +90,8 @@ def create_computer_game(
             raise GameError(Code.POSITION_OVER, _("The game is already over in that position."))
     side = random.randrange(2) if side is None else side
     with transaction.atomic():
-        new = Game(
-            game=game, kind=Game.Kind.COMPUTER, time_control=_validate_time_control(minutes, computer=True)
-        )
+        base, extra = _validate_time_control(minutes, increment, computer=True)
+        new = Game(game=game, kind=Game.Kind.COMPUTER, time_control=base, increment=extra)
         if start is not None:
             new.start_fen = engine.fen(start)
             new.state = engine.dumps(start)
@@ -100,9 +111,11 @@ def create_human_game(
     kind: str,
     side: int | None = None,
     minutes: int = DEFAULT_TIME_MINUTES,
+    increment: int = 0,
     invited_user=None,
+    casual: bool = False,
 ) -> Game:
-    """An invite link, an open challenge in the lobby, or a direct invitation."""
+    """An invite link, an open challenge in the lobby, or a direct invitation; rated unless ``casual``."""
     from accounts.services.blocks import may_invite
 
     get(game)
@@ -118,12 +131,15 @@ def create_human_game(
         if not may_invite(sender=identity.user, recipient=invited_user):
             # Neutral on purpose: do not reveal whether it was a block or a setting.
             raise GameError(Code.INVITATION_REFUSED, _("This player is not accepting your invitations."))
+    base, extra = _validate_time_control(minutes, increment, computer=False)
     side = random.randrange(2) if side is None else side
     with transaction.atomic():
         new = Game(
             game=game,
             kind=kind,
-            time_control=_validate_time_control(minutes, computer=False),
+            time_control=base,
+            increment=extra,
+            casual=casual,
             invited_user=invited_user if kind == Game.Kind.DIRECT else None,
             created_by=identity.user,
         )
@@ -234,6 +250,7 @@ def rematch_computer(*, game_id: int, identity: Identity) -> Game:
             level=level,
             side=1 - side,
             minutes=game.time_control // 60,
+            increment=game.increment,
             start_fen=game.start_fen,
         )
 

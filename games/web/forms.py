@@ -7,7 +7,14 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import npgettext
 
-from games.models import AI_LEVEL_CHOICES, DEFAULT_TIME_MINUTES, GAME_CHOICES, TIME_CONTROL_CHOICES
+from games.models import (
+    AI_LEVEL_CHOICES,
+    DEFAULT_TIME_MINUTES,
+    FISCHER_PRESETS,
+    GAME_CHOICES,
+    MAX_BASE_MINUTES,
+    MAX_INCREMENT_SECONDS,
+)
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -18,18 +25,29 @@ OPPONENT_CHOICES = [
     ("direct", _("A registered player, by invitation")),
     ("lobby", _("Anyone: an open challenge in the lobby")),
 ]
+RATED_CHOICES = [("rated", _("Rated")), ("casual", _("Casual: no rating change"))]
 SIDE_CHOICES = [("random", _("Random")), ("0", _("First player")), ("1", _("Second player"))]
 
 
 def time_choices() -> list[tuple[int, StrOrPromise]]:
-    """The time controls, worded when the form is shown: in the page's language, with plurals."""
+    """The base times (1 to 60 minutes), worded when the form is shown: in the page's language, with plurals."""
     return [(0, _("Untimed (computer games)"))] + [
         (m, npgettext("time per player", "%(m)d minute", "%(m)d minutes", m) % {"m": m})
-        for m in TIME_CONTROL_CHOICES
+        for m in range(1, MAX_BASE_MINUTES + 1)
+    ]
+
+
+def increment_choices() -> list[tuple[int, StrOrPromise]]:
+    """The increments (0 to 60 seconds a move), worded when the form is shown."""
+    return [
+        (s, npgettext("increment per move", "%(s)d second", "%(s)d seconds", s) % {"s": s})
+        for s in range(0, MAX_INCREMENT_SECONDS + 1)
     ]
 
 
 class NewGameForm(forms.Form):
+    clock_presets = FISCHER_PRESETS  # the buttons that fill in minutes and increment ("5+3")
+
     game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES)
     opponent = forms.ChoiceField(label=_("Opponent"), choices=OPPONENT_CHOICES, initial="computer")
     level = forms.ChoiceField(
@@ -41,6 +59,17 @@ class NewGameForm(forms.Form):
         choices=time_choices,
         initial=DEFAULT_TIME_MINUTES,
     )
+    increment = forms.TypedChoiceField(
+        label=_("Increment per move"),
+        coerce=int,
+        choices=increment_choices,
+        initial=0,
+        required=False,  # a disabled select (an untimed game) sends nothing: no increment
+        empty_value=None,
+    )
+    rated = forms.ChoiceField(
+        label=_("Rated or casual"), choices=RATED_CHOICES, initial="rated", required=False
+    )
     side = forms.ChoiceField(label=_("Play as"), choices=SIDE_CHOICES, initial="random")
     invitee = forms.CharField(label=_("Player to invite"), max_length=150, required=False)
 
@@ -50,6 +79,9 @@ class NewGameForm(forms.Form):
         opponent = data.get("opponent")
         if opponent != "computer" and data.get("minutes") == 0:
             self.add_error("minutes", _("Games between people need a clock."))
+        data["increment"] = data.get("increment") or 0
+        if data.get("minutes") == 0 and data["increment"]:
+            self.add_error("increment", _("An untimed game has no increment."))
         if opponent == "computer" and not data.get("level"):
             data["level"] = "easy"
         if opponent == "direct":
@@ -58,5 +90,7 @@ class NewGameForm(forms.Form):
             if user is None:
                 self.add_error("invitee", _("There is no player with that name."))
             data["invited_user"] = user
+        # Games against the computer are never rated: the choice is for games between people.
+        data["casual"] = opponent != "computer" and data.get("rated") == "casual"
         data["side_number"] = None if data.get("side") in (None, "random") else int(data["side"])
         return data

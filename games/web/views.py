@@ -121,6 +121,7 @@ def new_game(request):
                 level=data["level"],
                 side=data["side_number"],
                 minutes=data["minutes"],
+                increment=data["increment"],
             )
         else:
             game = services.create_human_game(
@@ -129,6 +130,8 @@ def new_game(request):
                 kind=data["opponent"],
                 side=data["side_number"],
                 minutes=data["minutes"],
+                increment=data["increment"],
+                casual=data["casual"],
                 invited_user=data.get("invited_user"),
             )
     except services.GameError as exc:
@@ -255,6 +258,8 @@ def lobby(request):
                     "name": game.get_game_display(),
                     "by": game.created_by.username if game.created_by else "",
                     "minutes": game.time_control // 60,
+                    "clock": game.time_control_label,
+                    "casual": game.casual,
                     "mine": request.user.is_authenticated and game.created_by_id == request.user.pk,
                 }
                 for game in _open_challenges(request)

@@ -4,7 +4,8 @@
 {% rating_place user "reversi" %}            -> 3 (or "" when not ranked)
 {% rating_place user "reversi" as place %}
 {% rating_of user "reversi" %}               -> 1520 (or "" when unrated)
-{{ value|rating }}  {{ change|rating_delta }}
+{{ value|rating }}  {{ change|rating_delta }}  {{ rated_games|provisional }} -> "?" while provisional
+{% side_rating game 0 %}                     -> 1530? (the player line of a game page)
 {% include "ratings/_profile_ratings.html" with player=profile_user %}
 """
 
@@ -12,9 +13,11 @@ from __future__ import annotations
 
 from django import template
 from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
 
 from ratings import selectors
-from ratings.elo import shown
+from ratings.elo import PROVISIONAL_GAMES, is_provisional, shown
 
 register = template.Library()
 
@@ -38,6 +41,31 @@ def rating_delta(change) -> str:
     if delta < 0:
         return f"\u2212{-delta}"
     return "\u00b10"
+
+
+@register.filter
+def provisional(rated_games) -> SafeString | str:
+    """The "?" beside a rating from fewer than 10 rated games (``elo.is_provisional``), else nothing."""
+    if rated_games is None or rated_games == "" or not is_provisional(int(rated_games)):
+        return ""
+    title = _("Provisional: fewer than %(games)d rated games") % {"games": PROVISIONAL_GAMES}
+    return format_html('<abbr class="provisional" title="{}">?</abbr>', title)
+
+
+@register.simple_tag
+def side_rating(game, side: int) -> SafeString | str:
+    """The rating of the registered player on ``side`` of ``game`` in that game, with "?" while provisional."""
+    user_id = game.user_id_of(side)
+    if user_id is None or game.against_computer:
+        return ""
+    from ratings.models import Rating
+
+    row = Rating.objects.filter(user_id=user_id, game=game.game, rated_games__gt=0).first()
+    if row is None:
+        return ""
+    return format_html(
+        '<span class="player-rating">{}{}</span>', shown(row.value), provisional(row.rated_games)
+    )
 
 
 @register.simple_tag

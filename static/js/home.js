@@ -20,7 +20,7 @@ function gameNames() {
 
 function syncForm() {
   const opponent = form.elements.opponent.value;
-  const show = { level: opponent === "computer", invitee: opponent === "direct" };
+  const show = { level: opponent === "computer", invitee: opponent === "direct", rated: opponent !== "computer" };
   for (const [name, visible] of Object.entries(show)) {
     const field = form.querySelector(`[data-field="${name}"]`);
     if (field) field.hidden = !visible;
@@ -31,6 +31,12 @@ function syncForm() {
   if (untimed) {
     untimed.disabled = opponent !== "computer";
     if (untimed.disabled && minutes.value === "0") minutes.value = "5";
+  }
+  // An untimed game has no increment.
+  const increment = form.elements.increment;
+  if (increment) {
+    increment.disabled = minutes.value === "0";
+    if (increment.disabled) increment.value = "0";
   }
   for (const help of form.querySelectorAll(".opponent-help")) help.hidden = help.dataset.help !== opponent;
 }
@@ -47,8 +53,25 @@ function syncSide() {
   side.value = FIRST_BY_DEFAULT.has(form.elements.game.value) ? "0" : "random";
 }
 
+// The Fischer presets ("5+3") fill in the base time and the increment; the two
+// selects stay the form's fields, so a custom clock is any pair of them.
+function wirePresets() {
+  const presets = form.querySelector(".clock-presets");
+  if (!presets) return;
+  presets.hidden = false;
+  for (const button of presets.querySelectorAll("button[data-minutes]")) {
+    button.addEventListener("click", () => {
+      form.elements.minutes.value = button.dataset.minutes;
+      form.elements.increment.value = button.dataset.increment;
+      syncForm();
+    });
+  }
+}
+
 if (form) {
   form.elements.opponent.addEventListener("change", syncForm);
+  form.elements.minutes.addEventListener("change", syncForm);
+  wirePresets();
   syncForm();
   // A refused form comes back with the player's own choice: keep it.
   sideChosen = Boolean(form.querySelector(".errorlist"));
@@ -107,7 +130,7 @@ function renderChallenges(challenges, names) {
     const row = document.createElement("li");
     row.dataset.gameId = item.id;
     row.append(format(gettext("%(name)s against %(who)s, %(minutes)s min"), {
-      name: names[item.game] || item.name, who: item.by, minutes: item.minutes,
+      name: names[item.game] || item.name, who: item.by, minutes: item.clock,
     }), " ");
     row.appendChild(item.mine
       ? postButton(`/play/${item.id}/cancel/`, gettext("Cancel"), "secondary")

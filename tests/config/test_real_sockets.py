@@ -238,3 +238,75 @@ def test_a_player_s_ping_from_behind_brings_the_state_over_the_wire(daphne_port,
     caught_up, pong = asyncio.run(scenario())
     assert caught_up["game"]["moves"] == ["d3"] and caught_up["v"] > 0
     assert pong == {"type": "pong"}
+
+
+def test_a_fischer_clock_over_the_wire_gives_the_mover_the_increment(daphne_port, user_factory):
+    alice, bob = user_factory("ann"), user_factory("ben")
+    game = services.create_human_game(
+        identity=Identity(alice, None),
+        game="reversi",
+        kind=Game.Kind.INVITE_LINK,
+        side=0,
+        minutes=3,
+        increment=2,
+    )
+    services.join_game(game_id=game.pk, identity=Identity(bob, None), token=game.invite_token)
+    cookie = session_cookie(alice)
+
+    async def scenario():
+        async with open_socket(daphne_port, f"/ws/game/{game.pk}/", cookie) as ws:
+            state = await first(ws, "state")
+            await ws.send(json.dumps({"type": "move", "move": "d3", "ply": 0, "id": "m1"}))
+            return state, await first(ws, "event")
+
+    state, event = asyncio.run(scenario())
+    assert state["game"]["clock"]["increment_ms"] == 2000
+    clock = (event.get("patch") or event["game"])["clock"]
+    move = Move.objects.get(game_id=game.pk, ply=0)
+    assert move.clock_left_ms == 180_000 - move.time_used_ms + 2_000 == clock["ms"][0]
+
+
+def test_a_casual_game_says_so_in_the_snapshot_over_the_wire(daphne_port, user_factory):
+    alice, bob = user_factory("cat"), user_factory("dan")
+    game = services.create_human_game(
+        identity=Identity(alice, None), game="ataxx", kind=Game.Kind.INVITE_LINK, side=0, casual=True
+    )
+    services.join_game(game_id=game.pk, identity=Identity(bob, None), token=game.invite_token)
+    cookie = session_cookie(alice)
+
+    async def scenario():
+        async with open_socket(daphne_port, f"/ws/game/{game.pk}/", cookie) as ws:
+            return await first(ws, "state")
+
+    state = asyncio.run(scenario())
+    assert state["game"]["casual"] is True and state["game"]["rated"] is False
+
+
+def test_a_takeback_asked_and_accepted_over_the_wire(daphne_port, user_factory):
+    alice, bob = user_factory("eve"), user_factory("fay")
+    game = services.create_human_game(
+        identity=Identity(alice, None), game="reversi", kind=Game.Kind.INVITE_LINK, side=0
+    )
+    services.join_game(game_id=game.pk, identity=Identity(bob, None), token=game.invite_token)
+    services.play_move(game_id=game.pk, identity=Identity(alice, None), token="d3", ply=0)
+    cookies = session_cookie(alice), session_cookie(bob)
+
+    async def scenario():
+        path = f"/ws/game/{game.pk}/"
+        async with (
+            open_socket(daphne_port, path, cookies[0]) as a,
+            open_socket(daphne_port, path, cookies[1]) as b,
+        ):
+            await first(a, "state")
+            await first(b, "state")
+            await a.send(json.dumps({"type": "propose_takeback"}))
+            asked = await first(b, "event")
+            await b.send(json.dumps({"type": "accept_takeback"}))
+            while (done := await first(a, "event"))["event"] != "takeback":
+                pass  # a's own request comes first
+            return asked, done
+
+    asked, done = asyncio.run(scenario())
+    assert asked["event"] == "takeback_request" and asked["game"]["takeback"] == 0
+    assert (done["game"]["ply"], done["game"]["moves"], done["game"]["takeback"]) == (0, [], None)
+    assert Game.objects.get(pk=game.pk).ply == 0 and not Move.objects.filter(game_id=game.pk).exists()

@@ -53,11 +53,18 @@ def player_factory(user_factory, login_cookie):
 def human_game(player_factory):
     """A live Reversi game between alice (black, side 0) and bob (white)."""
 
-    def make(game: str = "reversi", minutes: int = 5, names: tuple[str, str] = ("alice", "bob")):
+    def make(
+        game: str = "reversi", minutes: int = 5, names: tuple[str, str] = ("alice", "bob"), increment: int = 0
+    ):
         alice, alice_cookie = player_factory(names[0])
         bob, bob_cookie = player_factory(names[1])
         created = services.create_human_game(
-            identity=alice, game=game, kind=Game.Kind.INVITE_LINK, side=0, minutes=minutes
+            identity=alice,
+            game=game,
+            kind=Game.Kind.INVITE_LINK,
+            side=0,
+            minutes=minutes,
+            increment=increment,
         )
         services.join_game(game_id=created.pk, identity=bob, token=created.invite_token)
         return created.pk, (alice, alice_cookie), (bob, bob_cookie)

@@ -97,5 +97,7 @@ def test_games_imports_neither_the_chat_nor_the_ratings_that_build_on_it():
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
             if isinstance(node, ast.ImportFrom) and node.module:
                 names = [node.module]
-            offenders += [f"{path.relative_to(GAMES)}: {n}" for n in names if n.split(".")[0] in {"chat", "ratings"}]
+            offenders += [
+                f"{path.relative_to(GAMES)}: {n}" for n in names if n.split(".")[0] in {"chat", "ratings"}
+            ]
     assert offenders == []

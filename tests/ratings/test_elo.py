@@ -62,7 +62,9 @@ def test_wikipedia_five_game_example_ends_at_1601():
 @pytest.mark.parametrize(
     ("games_played", "rating", "peak", "k"),
     [
-        (0, 1500, 1500, 40),
+        (0, 1500, 1500, 60),  # provisional: the first 10 rated games use 60
+        (9, 1800, 1800, 60),
+        (10, 1700, 1700, 40),  # from the 11th game on, FIDE's schedule
         (29, 1700, 1700, 40),  # the 30th rated game still uses 40
         (30, 1700, 1700, 20),  # from the 31st on: 20
         (200, 2399.9, 2399.9, 20),
@@ -71,7 +73,7 @@ def test_wikipedia_five_game_example_ends_at_1601():
         (12, 2400, 2400, 10),  # 2400 wins over the new-player rule
     ],
 )
-def test_k_follows_fides_schedule(games_played, rating, peak, k):
+def test_k_is_provisional_then_follows_fides_schedule(games_played, rating, peak, k):
     assert k_factor(games_played=games_played, rating=rating, peak=peak) == k
 
 

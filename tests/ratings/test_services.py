@@ -14,33 +14,33 @@ from ratings.services import apply_ratings_for_game
 pytestmark = pytest.mark.django_db
 
 
-def test_a_win_between_two_new_players_moves_them_to_1520_and_1480(alice, bob, finished_game, rating_of):
+def test_a_win_between_two_new_players_moves_them_to_1530_and_1470(alice, bob, finished_game, rating_of):
     game = finished_game(alice, bob, winner=0)
 
     assert apply_ratings_for_game(game_id=game.pk) == "rated"
 
     a, b = rating_of(alice), rating_of(bob)
-    assert (a.value, a.rated_games, a.wins, a.losses, a.peak) == (1520.0, 1, 1, 0, 1520.0)
-    assert (b.value, b.rated_games, b.wins, b.losses, b.peak) == (1480.0, 1, 0, 1, 1500.0)
+    assert (a.value, a.rated_games, a.wins, a.losses, a.peak) == (1530.0, 1, 1, 0, 1530.0)
+    assert (b.value, b.rated_games, b.wins, b.losses, b.peak) == (1470.0, 1, 0, 1, 1500.0)
     game.refresh_from_db()
     assert game.rated is True and game.unrated_reason == ""
     changes = {c.user_id: (c.before, c.after) for c in RatingChange.objects.filter(game=game)}
-    assert changes == {alice.pk: (1500.0, 1520.0), bob.pk: (1500.0, 1480.0)}
+    assert changes == {alice.pk: (1500.0, 1530.0), bob.pk: (1500.0, 1470.0)}
 
 
 @pytest.mark.parametrize("end_reason", ["line", "count", "resignation", "exit", "time"])
 def test_every_decisive_ending_is_rated(alice, bob, finished_game, rating_of, end_reason):
     game = finished_game(alice, bob, winner=1, end_reason=end_reason)
     apply_ratings_for_game(game_id=game.pk)
-    assert rating_of(bob).value == 1520.0
-    assert rating_of(alice).value == 1480.0
+    assert rating_of(bob).value == 1530.0
+    assert rating_of(alice).value == 1470.0
 
 
 def test_side_one_winning_is_applied_to_the_right_players(alice, bob, finished_game, rating_of):
     game = finished_game(bob, alice, winner=1)
     apply_ratings_for_game(game_id=game.pk)
-    assert rating_of(alice).value == 1520.0
-    assert rating_of(bob).value == 1480.0
+    assert rating_of(alice).value == 1530.0
+    assert rating_of(bob).value == 1470.0
 
 
 def _untouched(*users) -> bool:
@@ -98,7 +98,7 @@ def test_applying_the_same_game_twice_changes_ratings_once(alice, bob, finished_
     game = finished_game(alice, bob, winner=0)
     assert apply_ratings_for_game(game_id=game.pk) == "rated"
     assert apply_ratings_for_game(game_id=game.pk) == "already_applied"
-    assert rating_of(alice).value == 1520.0 and rating_of(alice).rated_games == 1
+    assert rating_of(alice).value == 1530.0 and rating_of(alice).rated_games == 1
     assert RatingChange.objects.filter(game=game).count() == 2
 
 
@@ -123,7 +123,7 @@ def test_a_crash_mid_update_leaves_nothing_half_done_and_a_retry_applies_once(
 
     monkeypatch.undo()
     assert apply_ratings_for_game(game_id=game.pk) == "rated"
-    assert (rating_of(alice).value, rating_of(bob).value) == (1520.0, 1480.0)
+    assert (rating_of(alice).value, rating_of(bob).value) == (1530.0, 1470.0)
 
 
 @pytest.mark.parametrize(
@@ -148,12 +148,12 @@ def test_k_is_10_once_a_player_has_reached_2400(alice, bob, finished_game, ratin
 
 def test_ratings_are_kept_per_game(alice, bob, finished_game, rating_of):
     apply_ratings_for_game(game_id=finished_game(alice, bob, winner=0, game="ataxx").pk)
-    assert rating_of(alice, "ataxx").value == 1520.0
+    assert rating_of(alice, "ataxx").value == 1530.0
     assert rating_of(alice, "reversi") is None
 
 
 def test_places_at_the_end_are_stored_before_the_change(alice, bob, carol, finished_game):
-    apply_ratings_for_game(game_id=finished_game(carol, bob, winner=0).pk)  # carol 1520 (1st), bob 1480 (2nd)
+    apply_ratings_for_game(game_id=finished_game(carol, bob, winner=0).pk)  # carol 1530 (1st), bob 1470 (2nd)
     game = finished_game(alice, bob, winner=0)
     apply_ratings_for_game(game_id=game.pk)
     game.refresh_from_db()

@@ -28,7 +28,7 @@ def test_a_finished_game_signal_enqueues_the_rating_update(
     game = finished_game(alice, bob, winner=0)
     with django_capture_on_commit_callbacks(execute=True):
         game_finished.send(sender=Game, game_id=game.pk)
-    assert rating_of(alice).value == 1520.0
+    assert rating_of(alice).value == 1530.0
 
 
 @pytest.mark.django_db
@@ -37,7 +37,7 @@ def test_the_task_delivered_twice_applies_the_change_once(alice, bob, finished_g
     assert apply_ratings(game.pk) == "rated"
     assert apply_ratings(game.pk) == "already_applied"  # redelivery after a lost ack
     apply_ratings.delay(game.pk)  # and once more through Celery (eager in unit tests)
-    assert (rating_of(alice).value, rating_of(alice).rated_games) == (1520.0, 1)
+    assert (rating_of(alice).value, rating_of(alice).rated_games) == (1530.0, 1)
     assert RatingChange.objects.filter(game=game).count() == 2
 
 
@@ -86,7 +86,7 @@ def test_two_workers_applying_the_same_game_at_once_apply_it_once(alice, bob, fi
     assert errors == []
     assert overlapped == [True], "the two calls never overlapped: the test proved nothing"
     assert sorted(results) == ["already_applied", "rated"]
-    assert Rating.objects.get(user=alice, game="reversi").value == 1520.0
+    assert Rating.objects.get(user=alice, game="reversi").value == 1530.0
     assert Rating.objects.get(user=bob, game="reversi").rated_games == 1
     assert RatingChange.objects.filter(game=game).count() == 2
 
@@ -134,7 +134,7 @@ def test_games_whose_task_never_ran_are_picked_up_by_the_backstop(alice, bob, fi
     recent = finished_game(alice, bob, winner=0)
     assert games_missing_ratings() == [old.pk]
     assert apply_missing_ratings() == 1
-    assert rating_of(alice).value == 1520.0
+    assert rating_of(alice).value == 1530.0
     assert games_missing_ratings() == []
     assert not AppliedGame.objects.filter(game=recent).exists()
 
@@ -150,7 +150,7 @@ def test_a_real_worker_applies_the_ratings_of_a_game_that_ended(celery_worker, a
         assert time.monotonic() < deadline, "the worker did not apply the game:\n" + celery_worker.tail()
         time.sleep(0.2)
 
-    assert Rating.objects.get(user=bob, game="reversi").value == 1520.0
-    assert Rating.objects.get(user=alice, game="reversi").value == 1480.0
+    assert Rating.objects.get(user=bob, game="reversi").value == 1530.0
+    assert Rating.objects.get(user=alice, game="reversi").value == 1470.0
     game.refresh_from_db()
     assert game.rated is True

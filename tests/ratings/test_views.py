@@ -43,7 +43,7 @@ def test_rankings_index_lists_the_five_games_with_their_leaders(alice, bob, fini
     html = response.content.decode()
     for slug in ("reversi", "ataxx", "ultimate_ttt", "quantum_ttt", "four_tac_toe"):
         assert f'href="/rankings/{slug}/"' in html
-    assert "alice" in html and "1520" in html
+    assert "alice" in html and "1530" in html
     assert "css/ratings.css" in html
 
 
@@ -53,7 +53,7 @@ def test_a_game_ranking_shows_place_player_rating_games_and_record(alice, bob, c
     response = client_for(bob).get("/rankings/reversi/")
     assert response.status_code == HTTPStatus.OK
     rows = [(r.user.username, r.place, r.rated_games, r.wins, r.losses) for r in response.context["page"]]
-    # alice 1520; bob beat carol after she dropped to 1480: +18.85 -> 1519; carol 1480 - 21.15.
+    # K 60 (provisional): alice 1530; bob beat carol after she dropped to 1470: +27.41 -> 1527; carol 1442.59.
     assert rows == [("alice", 1, 1, 1, 0), ("bob", 2, 1, 1, 0), ("carol", 3, 2, 0, 2)]
     assert response.context["my_place"] == 2
     html = response.content.decode()
@@ -114,7 +114,7 @@ def test_the_same_game_is_yellow_for_the_winner_and_red_for_the_loser(alice, bob
         'class="history-row result-loss"' in loss_html
         and '<span class="result-badge">Loss</span>' in loss_html
     )
-    assert "+20" in win_html and "\u221220" in loss_html
+    assert "+30" in win_html and "\u221230" in loss_html
 
 
 def test_a_draw_is_blue_for_both_players(alice, bob, finished_game):
@@ -132,12 +132,12 @@ def test_a_draw_is_blue_for_both_players(alice, bob, finished_game):
 def test_history_shows_opponent_places_then_and_now_and_links_the_replay(alice, bob, carol, finished_game):
     apply_ratings_for_game(game_id=finished_game(bob, carol, winner=0).pk)  # bob 1st, carol 2nd
     game = finished_game(alice, bob, winner=0)
-    apply_ratings_for_game(game_id=game.pk)  # bob was 1st when it ended; alice 1520 ties with... bob 1500
+    apply_ratings_for_game(game_id=game.pk)  # bob (1530) was 1st when it ended
     response = client_for(alice).get("/history/")
     row = rows_of(response)[game.pk]
     assert row.opponent_name == "bob" and row.opponent_kind == "user"
     assert row.opponent_place_at_end == 1
-    assert row.opponent_place_now == 2  # alice 1520 ahead of bob 1500, carol 1480 behind
+    assert row.opponent_place_now == 2  # alice 1533 ahead of bob 1497, carol 1470 behind
     assert f'href="/play/{game.pk}/replay/"' in response.content.decode()
 
 

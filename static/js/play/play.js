@@ -288,6 +288,8 @@ function announce(snapshot, previous, event) {
     rematch_cancelled: gettext("The rematch offer was withdrawn."),
     rematch_lapsed: gettext("The rematch offer lapsed."),
     rematch_started: gettext("The rematch has started."),
+    takeback: gettext("Moves taken back."),
+    takeback_declined: gettext("The takeback request was declined."),
   };
   if (messages[event]) parts.push(messages[event]);
   if (event === "draw_offer" && snapshot.draw_offer !== null) {
@@ -299,6 +301,11 @@ function announce(snapshot, previous, event) {
     parts.push(snapshot.rematch_offer === you
       ? gettext("You offered a rematch.")
       : format(gettext("%(name)s offers a rematch."), { name: playerName(snapshot, snapshot.rematch_offer) }));
+  }
+  if (event === "takeback_request" && snapshot.takeback !== null) {
+    parts.push(snapshot.takeback === you
+      ? gettext("You asked to take back your last move.")
+      : format(gettext("%(name)s asks to take back their last move."), { name: playerName(snapshot, snapshot.takeback) }));
   }
   // The result itself is announced by its own live region (#result).
   parts.push(snapshot.result ? gettext("Game over.") : turn(snapshot));
@@ -404,6 +411,10 @@ function drawActions(snapshot) {
     offer_draw: player && active && human && offer === null,
     accept_draw: player && active && human && offer !== null && offer !== you,
     decline_draw: player && active && human && offer !== null && offer !== you,
+    // Takeback requests between people (docs/protocol.md): the server refuses what the rules forbid.
+    propose_takeback: player && active && human && snapshot.takeback === null && snapshot.ply > 0,
+    accept_takeback: player && active && human && snapshot.takeback !== null && snapshot.takeback !== you,
+    decline_takeback: player && active && human && snapshot.takeback !== null && snapshot.takeback !== you,
     undo: player && active && !human && snapshot.ply > 0,
     redo: player && active && !human && snapshot.can_redo,
     new_game: player && !human,
@@ -422,6 +433,11 @@ function drawActions(snapshot) {
     : "";
   $("#draw-pending").hidden = !(active && offer !== null && offer === you);
   $("#rematch-pending").hidden = !show.cancel_rematch;
+  const takeback = snapshot.takeback ?? null;
+  $("#takeback-pending").hidden = !(player && active && takeback !== null && takeback === you);
+  $("#takeback-asked").hidden = !(player && active && takeback !== null && takeback !== you);
+  const takebackWait = player && snapshot.takeback_wait ? snapshot.takeback_wait[you] : 0;
+  $('[data-action="propose_takeback"]').disabled = takebackWait > 0;
   $("#invite").hidden = snapshot.status !== "waiting";
   $("#after-game").hidden = active || snapshot.status === "waiting";
 }

@@ -1,0 +1,112 @@
+"""Clocks and ratings in a browser: a Fischer preset, a casual game, a provisional rating's "?"."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from playwright.sync_api import expect
+
+from accounts.identity import Identity
+from games import services
+from games.models import Game, Move
+from ratings.models import Rating
+from tests.browser.pages import READY, click_move, snapshot, wait_my_turn_or_over
+
+pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_player_picks_the_5_plus_3_preset_and_the_computer_game_runs_with_the_increment(new_context):
+    page = new_context().new_page()
+    page.goto("/")
+    page.click('.game-card[data-game="reversi"]')
+    page.select_option("#id_opponent", "computer")
+    page.select_option("#id_side", "0")
+    presets = page.locator(".clock-presets")
+    expect(presets).to_be_visible()  # shown by home.js; hidden without scripts
+    presets.get_by_role("button", name="5+3").click()
+    assert page.input_value("#id_minutes") == "5" and page.input_value("#id_increment") == "3"
+    page.click("#new-game-form button[type=submit]")
+    page.wait_for_url("**/play/*/")
+    page.wait_for_function(READY)
+    expect(page.locator(".play-title .time-control")).to_have_text("5+3")
+    assert snapshot(page)["clock"]["increment_ms"] == 3000
+    click_move(page, "reversi", "d3")
+    page.wait_for_function("() => window.__game.snapshot.ply >= 2")  # the computer has answered
+    state = wait_my_turn_or_over(page)
+    first = Move.objects.get(game_id=state["id"], ply=0)
+    assert first.clock_left_ms == 300_000 - first.time_used_ms + 3_000
+
+
+def test_an_untimed_game_has_no_increment_to_choose(new_context):
+    page = new_context().new_page()
+    page.goto("/")
+    page.select_option("#id_opponent", "computer")
+    page.select_option("#id_minutes", "0")
+    expect(page.locator("#id_increment")).to_be_disabled()
+    page.select_option("#id_minutes", "3")
+    expect(page.locator("#id_increment")).to_be_enabled()
+
+
+def test_a_player_sets_up_a_casual_game_and_its_page_says_casual(new_context):
+    page = new_context().new_page()
+    page.goto("/")
+    page.select_option("#id_opponent", "computer")
+    expect(page.locator('[data-field="rated"]')).to_be_hidden()  # the computer's games are never rated
+    page.select_option("#id_opponent", "link")
+    page.select_option("#id_rated", "casual")
+    page.click("#new-game-form button[type=submit]")
+    page.wait_for_url("**/play/*/")
+    page.wait_for_function(READY)
+    expect(page.locator(".play-title .casual-tag")).to_have_text("casual")
+    assert snapshot(page)["casual"] is True
+
+
+def test_a_new_player_s_rating_shows_a_question_mark_on_the_game_page(
+    new_context, login_session, user_factory
+):
+    alice, bob = user_factory("ann"), user_factory("ben")
+    Rating.objects.create(user=alice, game="reversi", value=1530, rated_games=1, wins=1)
+    Rating.objects.create(user=bob, game="reversi", value=1470, rated_games=40, losses=40)
+
+    def start() -> Game:
+        game = services.create_human_game(
+            identity=Identity(alice, None), game="reversi", kind=Game.Kind.INVITE_LINK, side=0
+        )
+        return services.join_game(game_id=game.pk, identity=Identity(bob, None), token=game.invite_token)
+
+    # The services announce on the channel layer (async_to_sync): not from Playwright's event loop.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        game = pool.submit(start).result()
+    page = new_context(session_cookie=login_session(alice)).new_page()
+    page.goto(game.get_absolute_url())
+    page.wait_for_function(READY)
+    mine, theirs = page.locator('.player[data-side="0"]'), page.locator('.player[data-side="1"]')
+    expect(mine.locator(".player-rating")).to_have_text("1530?")
+    expect(mine.locator(".provisional")).to_have_attribute("title", "Provisional: fewer than 10 rated games")
+    expect(theirs.locator(".player-rating")).to_have_text("1470")
+
+
+def test_a_player_asks_to_take_back_a_move_and_the_opponent_accepts(new_context):
+    from tests.browser.test_two_players import invite_game, wait_ply
+
+    alice, bob = new_context().new_page(), new_context().new_page()
+    invite_game(alice, bob)
+    click_move(alice, "reversi", "d3")
+    wait_ply(bob, 1)
+    alice.click('[data-action="propose_takeback"]')
+    expect(alice.locator("#takeback-pending")).to_be_visible()
+    expect(bob.locator("#takeback-asked")).to_be_visible()
+    expect(bob.locator("#status")).to_contain_text("asks to take back their last move")
+    expect(bob.locator('[data-action="decline_takeback"]')).to_be_visible()
+    bob.click('[data-action="accept_takeback"]')
+    alice.wait_for_function(
+        "() => window.__game.snapshot.ply === 0 && window.__game.snapshot.takeback === null"
+    )
+    expect(alice.locator("#takeback-pending")).to_be_hidden()
+    expect(bob.locator('[data-action="accept_takeback"]')).to_be_hidden()
+    expect(alice.locator("#status")).to_contain_text("Moves taken back.")
+    # The limit: alice may ask again only 4 plies later, so her button waits.
+    click_move(alice, "reversi", "d3")
+    wait_ply(bob, 1)
+    expect(alice.locator('[data-action="propose_takeback"]')).to_be_disabled()

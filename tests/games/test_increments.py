@@ -1,0 +1,140 @@
+"""Fischer increments ("5+3"): chosen on the form, stored with the game, added after every move in time."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from accounts.identity import Identity
+from games import services
+from games.live import events
+from games.models import Game, Move
+
+pytestmark = pytest.mark.django_db
+
+
+def me(user) -> Identity:
+    return Identity(user=user, guest=None)
+
+
+def fischer_game(alice, bob, *, minutes: int, increment: int) -> Game:
+    created = services.create_human_game(
+        identity=me(alice),
+        game="reversi",
+        kind=Game.Kind.INVITE_LINK,
+        side=0,
+        minutes=minutes,
+        increment=increment,
+    )
+    return services.join_game(game_id=created.pk, identity=me(bob), token=created.invite_token)
+
+
+def test_a_move_in_time_is_charged_its_time_and_given_the_increment(user_factory):
+    alice, bob = user_factory("alice"), user_factory("bob")
+    game = fischer_game(alice, bob, minutes=3, increment=2)
+    assert game.time_control_label == "3+2"
+    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=10))
+    services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    game.refresh_from_db()
+    move = Move.objects.get(game=game)
+    assert move.time_used_ms >= 10_000
+    assert game.clock0_ms == move.clock_left_ms == 180_000 - move.time_used_ms + 2_000
+    assert game.clock1_ms == 180_000, "the waiting side's clock neither runs nor gains"
+
+
+def test_a_move_after_the_clock_ran_out_gets_no_increment_and_loses(user_factory):
+    alice, bob = user_factory("alice"), user_factory("bob")
+    game = fischer_game(alice, bob, minutes=1, increment=30)
+    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=61))
+    with pytest.raises(services.GameError) as refused:
+        services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    game.refresh_from_db()
+    assert refused.value.code == "timeout"
+    assert (game.end_reason, game.clock0_ms, game.ply) == ("timeout", 0, 0)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_computer_s_clock_gets_the_increment_too(user_factory):
+    alice = user_factory("alice")
+    game = services.create_computer_game(
+        identity=me(alice), game="reversi", level="easy", side=0, minutes=1, increment=5
+    )
+    services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    game.refresh_from_db()
+    assert game.ply == 2, "the eager computer task answered"
+    reply = Move.objects.get(game=game, ply=1)
+    assert reply.clock_left_ms == 60_000 - reply.time_used_ms + 5_000 == game.clock1_ms
+
+
+@pytest.mark.parametrize(("minutes", "increment"), [(61, 0), (0, 5), (5, 61), (5, -1), (-3, 2)], ids=str)
+def test_a_clock_outside_the_bounds_is_refused_and_no_game_is_made(user_factory, minutes, increment):
+    with pytest.raises(services.GameError) as refused:
+        services.create_human_game(
+            identity=me(user_factory("alice")),
+            game="reversi",
+            kind=Game.Kind.INVITE_LINK,
+            minutes=minutes,
+            increment=increment,
+        )
+    assert refused.value.code == "bad_time"
+    assert not Game.objects.exists()
+
+
+def test_an_untimed_computer_game_cannot_have_an_increment(user_factory):
+    with pytest.raises(services.GameError) as refused:
+        services.create_computer_game(
+            identity=me(user_factory("alice")), game="reversi", level="easy", minutes=0, increment=3
+        )
+    assert refused.value.code == "bad_time" and not Game.objects.exists()
+
+
+def test_new_game_keeps_the_clock_and_its_increment(user_factory):
+    alice = user_factory("alice")
+    game = services.create_computer_game(
+        identity=me(alice), game="reversi", level="easy", side=0, minutes=10, increment=5
+    )
+    again = services.rematch_computer(game_id=game.pk, identity=me(alice))
+    assert (again.time_control, again.increment) == (600, 5)
+
+
+def test_the_form_makes_a_custom_fischer_game_shown_as_base_plus_increment(user_factory):
+    client = Client()
+    client.force_login(user_factory("alice"))
+    response = client.post(
+        "/play/new/",
+        {"game": "ataxx", "opponent": "lobby", "minutes": "7", "increment": "4", "side": "0"},
+    )
+    game = Game.objects.get()
+    assert response.status_code == 302 and (game.time_control, game.increment) == (420, 4)
+    assert 'class="time-control"' in client.get(game.get_absolute_url()).content.decode()
+    assert "7+4" in client.get(game.get_absolute_url()).content.decode()
+    assert [c["clock"] for c in client.get("/lobby.json").json()["challenges"]] == ["7+4"]
+    snapshot = events.snapshot(game)
+    assert snapshot["clock"]["increment_ms"] == 4_000 and snapshot["clock"]["initial_ms"] == 420_000
+
+
+def test_the_form_refuses_an_increment_out_of_range_and_makes_nothing(user_factory):
+    client = Client()
+    client.force_login(user_factory("alice"))
+    response = client.post(
+        "/play/new/", {"game": "reversi", "opponent": "link", "minutes": "5", "increment": "61", "side": "0"}
+    )
+    assert response.status_code == 400 and not Game.objects.exists()
+    assert 'name="increment"' in response.content.decode()
+
+
+def test_the_form_offers_the_fischer_presets(client):
+    page = client.get("/").content.decode()
+    for preset in ("1+0", "3+2", "5+3", "10+5", "15+10"):
+        assert f">{preset}</button>" in page
+
+
+def test_the_join_page_shows_the_clock_as_base_plus_increment(user_factory):
+    game = services.create_human_game(
+        identity=me(user_factory("alice")), game="reversi", kind="link", minutes=10, increment=5
+    )
+    page = Client().get(f"/join/{game.invite_token}/").content.decode()
+    assert "Clock: 10 minutes per player." in page and ">10+5</span>" in page
