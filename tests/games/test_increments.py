@@ -8,16 +8,12 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from accounts.identity import Identity
 from games import services
 from games.live import events
 from games.models import Game, Move
+from tests.people import me
 
 pytestmark = pytest.mark.django_db
-
-
-def me(user) -> Identity:
-    return Identity(user=user, guest=None)
 
 
 def fischer_game(alice, bob, *, minutes: int, increment: int) -> Game:

@@ -6,17 +6,13 @@ from datetime import timedelta
 
 import pytest
 
-from accounts.identity import Identity
 from accounts.services.blocks import block
 from games import services
 from games.models import Game, Seek
 from games.services import pairing
+from tests.people import me
 
 pytestmark = pytest.mark.django_db
-
-
-def me(user) -> Identity:
-    return Identity(user=user, guest=None)
 
 
 @pytest.fixture

@@ -6,28 +6,14 @@ from datetime import timedelta
 
 import pytest
 
-from accounts.identity import Identity
 from accounts.models import Preferences
 from accounts.services.blocks import block
 from games import services
 from games.models import Game
 from games.services import Attended
+from tests.people import me
 
 pytestmark = pytest.mark.django_db
-
-
-def me(user) -> Identity:
-    return Identity(user=user, guest=None)
-
-
-@pytest.fixture
-def alice(user_factory):
-    return user_factory("alice")
-
-
-@pytest.fixture
-def bob(user_factory):
-    return user_factory("bob")
 
 
 def finished_game(alice, bob, *, minutes: int = 3) -> Game:

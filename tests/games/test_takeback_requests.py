@@ -7,15 +7,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from accounts.identity import Identity
 from games import services
 from games.models import Game, Move
+from tests.people import me
 
 pytestmark = pytest.mark.django_db
-
-
-def me(user) -> Identity:
-    return Identity(user=user, guest=None)
 
 
 @pytest.fixture

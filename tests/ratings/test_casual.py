@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from accounts.identity import Identity
 from games import services
 from games.live import events
 from games.models import Game
@@ -13,12 +12,9 @@ from ratings.enums import Applied
 from ratings.models import Rating
 from ratings.selectors import points_by_game, ranking
 from ratings.services import apply_ratings_for_game
+from tests.people import me
 
 pytestmark = pytest.mark.django_db
-
-
-def me(user) -> Identity:
-    return Identity(user=user, guest=None)
 
 
 def won_by_alice(alice, bob, *, casual: bool) -> Game:
