@@ -54,6 +54,22 @@ def _default_language():
 
 
 @pytest.fixture(autouse=True)
+def _no_presence_heartbeat_in_the_test_process(monkeypatch):
+    """In-process sockets start no presence heartbeat (with REDIS_URL every socket would).
+
+    Each test runs on an event loop of its own, and a heartbeat task still running
+    when its loop closes was seen to hang that loop's teardown for good (its Redis
+    connection awaits a loop that is gone). Daphne runs one loop for its whole life;
+    the daphne processes the tests start keep their heartbeats
+    (tests/faults/test_presence.py), and tests/games/test_presence.py calls
+    ``presence.beat()`` itself.
+    """
+    from games.live import presence
+
+    monkeypatch.setattr(presence, "ensure_heartbeat", lambda: None)
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache_and_layers():
     from config.cache import forget_async_clients
     from games.live import fastpath

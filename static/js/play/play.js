@@ -52,7 +52,7 @@ const client = new GameClient(initial.id, { game: initial, you }, {
   onPending,
   onResend,
   onRefused,
-  onRedirect: (url) => window.location.assign(url),
+  onRedirect: (url) => goTo(url),
 });
 const chat = startChat(client);
 
@@ -69,6 +69,15 @@ window.__game = {
 };
 
 // --- moves -----------------------------------------------------------------------------
+
+// One navigation per page: the accepting player hears both the redirect and the
+// rematch_started event, and a second assign() would abort the first.
+let leavingFor = null;
+function goTo(url) {
+  if (leavingFor === url) return;
+  leavingFor = url;
+  window.location.assign(url);
+}
 
 function canMove(snapshot) {
   return snapshot.status === "active" && you !== null && you === snapshot.position.to_move;
@@ -110,7 +119,7 @@ function onSnapshot(snapshot, info) {
   if (previous && snapshot.v > previous.v) sound(snapshot, previous, info.event);
   if (leaving && snapshot.status !== "active") window.location.assign("/");
   // A rematch began (accepted here or on the other page): both players go to it.
-  if (snapshot.rematch_url && info.event === "rematch_started" && you !== null) window.location.assign(snapshot.rematch_url);
+  if (snapshot.rematch_url && info.event === "rematch_started" && you !== null) goTo(snapshot.rematch_url);
 }
 
 function draw(snapshot) {
