@@ -68,7 +68,9 @@ def attend_overdue() -> int:
 
 @shared_task(**RELIABLE)
 def lapse_draw_offer(game_id: int, offered_at: str) -> None:
-    services.lapse_draw_offer(game_id=game_id, offered_at=offered_at)
+    # A game deleted since (with the account that played it) has no offer left to lapse.
+    if Game.objects.filter(pk=game_id).exists():
+        services.lapse_draw_offer(game_id=game_id, offered_at=offered_at)
 
 
 @shared_task(**RELIABLE)

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
+from games import services, tasks
 from games.models import Game, Move
 from games.receivers import adopt_guest_games
 from tests.people import me
@@ -203,6 +203,14 @@ def test_a_draw_offer_lapses_after_two_minutes(alice, bob):
     stale = Game.objects.get(pk=game.pk).draw_offer_at.isoformat()
     assert services.lapse_draw_offer(game_id=game.pk, offered_at=stale) is True
     assert Game.objects.get(pk=game.pk).draw_offer_side is None
+
+
+def test_a_draw_offer_lapse_for_a_game_deleted_since_does_nothing(alice, bob):
+    game = live_game(alice, bob)
+    services.offer_draw(game_id=game.pk, identity=me(alice))
+    offered_at = Game.objects.get(pk=game.pk).draw_offer_at.isoformat()
+    Game.objects.filter(pk=game.pk).delete()
+    tasks.lapse_draw_offer.apply(args=(game.pk, offered_at)).get()  # no "game does not exist" error
 
 
 def test_a_draw_offer_lapses_when_the_opponent_moves(alice, bob):
