@@ -7,7 +7,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.utils.translation import gettext as _
 
-from config.websocket import JsonConsumer
+from config.websocket import JsonConsumer, SocketCode
 
 LOBBY_GROUP = "lobby"  # every open page hears that the list of open challenges changed
 
@@ -64,7 +64,7 @@ class NotificationConsumer(JsonConsumer):
 
         user = self.scope.get("user")
         if user is None or not user.is_staff:
-            await self.send_error("forbidden", _("Only staff can ping the workers."), ref=message)
+            await self.send_error(SocketCode.FORBIDDEN, _("Only staff can ping the workers."), ref=message)
             return
         text = str(message.get("text", ""))[:64]
         await database_sync_to_async(ping_channel.delay, thread_sensitive=False)(self.channel_name, text)

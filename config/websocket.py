@@ -42,9 +42,10 @@ logger = logging.getLogger(__name__)
 
 
 class SocketCode(StrEnum):
-    """The ``code`` of an ``error`` the socket itself sends, not a handler's refusal (docs/protocol.md)."""
+    """The ``code`` of an ``error`` the socket itself sends, not a game's refusal (docs/protocol.md)."""
 
     BINARY = "binary"
+    FORBIDDEN = "forbidden"  # a staff-only message from someone who is not staff
     MALFORMED = "malformed"
     UNKNOWN_TYPE = "unknown_type"
     SERVER_ERROR = "server_error"
