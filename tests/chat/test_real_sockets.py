@@ -14,12 +14,8 @@ import pytest
 from django.test import Client
 from websockets.asyncio.client import connect
 
-from accounts.identity import Identity
 from accounts.services import blocks
 from chat.models import ChatLine
-from games import services
-from games.models import Game
-from tests.chat.conftest import finish_games
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -36,16 +32,12 @@ def two_servers(services, database_url_for_processes):
 
 
 @pytest.fixture
-def table(user_factory):
-    alice, bob, carol = user_factory("alice"), user_factory("bob"), user_factory("carol")
-    finish_games(alice, bob)
-    finish_games(carol, bob)
-    game = services.create_human_game(
-        identity=Identity(alice, None), game="reversi", kind=Game.Kind.INVITE_LINK, side=0, minutes=15
-    )
-    services.join_game(game_id=game.pk, identity=Identity(bob, None), token=game.invite_token)
+def table(people):
+    """The chat conftest's game (alice and bob playing, carol watching), carol having blocked bob."""
+    game_id, *identities = people
+    alice, bob, carol = (identity.user for identity in identities)
     blocks.block(by=carol, user=bob)
-    return game.pk, {
+    return game_id, {
         name: session_cookie(user) for name, user in (("alice", alice), ("bob", bob), ("carol", carol))
     }
 
