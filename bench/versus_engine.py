@@ -229,7 +229,15 @@ def main() -> None:
                             move = peer.best_move(our_last, ms)
                             peer_ms += ms
                             peer_moves += 1
-                            if move not in game.legal_moves(state):
+                            legal = game.legal_moves(state)
+                            if move == PASS and legal != [PASS]:
+                                # Flippy names no move when its solver finds every move loses all
+                                # 64 discs (-1 0 on the wire): any move then does, so play one.
+                                print(
+                                    f"  Flippy named no move (all lose 64) in {game.fen(state)}", flush=True
+                                )
+                                move = legal[0]
+                            if move not in legal:
                                 raise RuntimeError(f"Flippy's {move!r} is not legal in {game.fen(state)}")
                             state = game.play(state, move)
                             ply += 1
