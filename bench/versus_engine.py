@@ -1,6 +1,26 @@
-"""Our computer player against an outside engine that speaks UAI (Ataxx) or UGI (Ultimate TTT).
+"""Our computer player against an outside engine: UAI (Ataxx), UGI (Ultimate TTT) or Flippy (Reversi).
 
     .venv/bin/python bench/versus_engine.py ataxx /path/to/engine --movetime-ms 25 [--games 40] [--level hard]
+    .venv/bin/python bench/versus_engine.py reversi /work/ext-othello/flippy/FlippyT --equal-time [--time-factor 0.1]
+
+With ``--equal-time`` the engine gets, for each of its moves, the wall time
+our side took on its move just before (times ``--time-factor``; before our
+first move of a game, our mean so far, or 100 ms), instead of a fixed
+``--movetime-ms``: our Hard takes its whole budget in the midgame and little
+once the solver has the game, so the previous move's time follows the stage
+of the game and the totals come out equal. Wall
+time, not CPU time: both sides search to a wall-clock deadline and take turns
+on the same shared machine, so equal wall time gives both about the same CPU
+whatever the load (CPU time a move is printed for both, to check).
+
+Reversi's engine is Flippy (jeffreyan11/othello_engine at 645ebbe), built
+with ``bench/patch_flippy.py`` so that its protocol's milliseconds are one
+move's (see that file). It is started once a game, in its own directory (it
+reads ``Flippy_Resources/`` from there), from the game's position
+(``FlippyT black|white TAKEN BLACK``, hexadecimal bitboards, a1 = bit 0, as
+ours); each turn it is told our last move (``x y ms``, ``-1 -1`` for none or
+a pass) and answers its own (``-1 -1`` for a pass). Its CPU time is read from
+``/proc`` (Linux), so both sides' CPU per move is printed.
 
 Build the outside engine yourself, outside this repository (nothing here
 fetches or builds one). Each game starts from a random opening of 2-4 plies
@@ -20,6 +40,7 @@ Each one stopped is printed with its position.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import subprocess
 import sys
@@ -30,8 +51,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.ai import choose_move, warm_up  # noqa: E402
 from games.engines import ENGINES  # noqa: E402
+from games.engines.reversi import PASS, SQUARE_NAMES, ReversiState  # noqa: E402
 
-PROTOCOL = {"ataxx": "uai", "ultimate_ttt": "ugi"}
+PROTOCOL = {"ataxx": "uai", "ultimate_ttt": "ugi", "reversi": "flippy"}
 
 
 class OutsideEngine:
@@ -76,6 +98,64 @@ class OutsideEngine:
             self.proc.kill()
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc), 0 where there is no /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Flippy:
+    """One game against Flippy (its own process, started from the game's position)."""
+
+    def __init__(self, path: str, state: ReversiState, side: int) -> None:
+        taken, black = state.black | state.white, state.black
+        self.proc = subprocess.Popen(
+            [str(Path(path).resolve()), "black" if side == 0 else "white", f"{taken:x}", f"{black:x}"],
+            cwd=Path(path).resolve().parent,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
+        )
+        self._send("isready")
+        while self._line() != "ready":
+            pass
+        self.started_cpu = _cpu_seconds(self.proc.pid)  # its tables are read by now
+        self.cpu = 0.0
+
+    def _send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def _line(self) -> str:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError("Flippy stopped")
+        return line.strip()
+
+    def best_move(self, our_last: str | None, movetime_ms: int) -> str:
+        if our_last is None or our_last == PASS:
+            x = y = -1
+        else:
+            sq = SQUARE_NAMES.index(our_last)
+            x, y = sq % 8, sq // 8
+        before = _cpu_seconds(self.proc.pid)
+        self._send(f"{x} {y} {max(1, movetime_ms)}")
+        mx, my = (int(v) for v in self._line().split()[:2])
+        self.cpu += _cpu_seconds(self.proc.pid) - before
+        return PASS if mx < 0 else SQUARE_NAMES[mx + 8 * my]
+
+    def close(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
+
+
 def normalise(slug: str, move: str, legal: list[str]) -> str:
     if move in legal:
         return move
@@ -92,7 +172,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("slug", choices=sorted(PROTOCOL))
     parser.add_argument("engine")
-    parser.add_argument("--movetime-ms", type=int, required=True)
+    timing = parser.add_mutually_exclusive_group(required=True)
+    timing.add_argument("--movetime-ms", type=int)
+    timing.add_argument(
+        "--equal-time", action="store_true", help="the engine gets our mean wall time a move so far"
+    )
+    parser.add_argument("--time-factor", type=float, default=1.0, help="with --equal-time: times this")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--level", default="hard")
     parser.add_argument("--budget", type=float, default=None)
@@ -106,9 +191,20 @@ def main() -> None:
     args = parser.parse_args()
     game = ENGINES[args.slug]
     warm_up()
-    outside = OutsideEngine(args.engine, PROTOCOL[args.slug])
+    flippy = PROTOCOL[args.slug] == "flippy"
+    outside = None if flippy else OutsideEngine(args.engine, PROTOCOL[args.slug])
     wins = draws = losses = stopped = 0
-    cpu, moves = 0.0, 0
+    discs = 0
+    cpu, wall, moves = 0.0, 0.0, 0
+    last_wall: float | None = None
+    peer_cpu, peer_moves, peer_ms = 0.0, 0, 0
+
+    def movetime() -> int:
+        if not args.equal_time:
+            return int(args.movetime_ms)
+        mean = last_wall if last_wall is not None else wall / moves if moves else 0.1
+        return max(1, round(1000 * mean * args.time_factor))
+
     try:
         for i in range(args.games):
             rng = random.Random(args.seed + i // 2)
@@ -116,20 +212,64 @@ def main() -> None:
             state = game.initial()
             for _ in range(rng.randint(2, 4)):
                 state = game.play(state, rng.choice(game.legal_moves(state)))
+            peer = Flippy(args.engine, state, 1 - our_side) if flippy else None
+            our_last: str | None = None
+            last_wall = None
             ply = 0
-            while (outcome := game.outcome(state)) is None and ply < args.max_plies:
-                if args.slug == "ataxx" and state.halfmove >= 100:
-                    break  # the community's 50-move draw (see above)
-                legal = game.legal_moves(state)
-                if game.to_move(state) == our_side:
-                    began = time.process_time()
-                    move = choose_move(game, state, args.level, seed=i * 1000 + ply, time_budget=args.budget)
-                    cpu += time.process_time() - began
-                    moves += 1
-                else:
-                    move = normalise(args.slug, outside.best_move(game.fen(state), args.movetime_ms), legal)
-                state = game.play(state, move)
-                ply += 1
+            try:
+                while ply < args.max_plies:
+                    if args.slug == "ataxx" and state.halfmove >= 100:
+                        break  # the community's 50-move draw (see above)
+                    if peer is not None:
+                        if game.to_move(state) != our_side:
+                            # Flippy is asked on each of its turns, passes included: it learns our move.
+                            if game.outcome(state) is not None:
+                                break
+                            ms = movetime()
+                            move = peer.best_move(our_last, ms)
+                            peer_ms += ms
+                            peer_moves += 1
+                            legal = game.legal_moves(state)
+                            if move == PASS and legal != [PASS]:
+                                # Flippy names no move when its solver finds every move loses all
+                                # 64 discs (-1 0 on the wire): any move then does, so play one.
+                                print(
+                                    f"  Flippy named no move (all lose 64) in {game.fen(state)}", flush=True
+                                )
+                                move = legal[0]
+                            if move not in legal:
+                                raise RuntimeError(f"Flippy's {move!r} is not legal in {game.fen(state)}")
+                            state = game.play(state, move)
+                            ply += 1
+                            continue
+                        if game.outcome(state) is not None:
+                            break
+                    elif game.outcome(state) is not None:
+                        break
+                    legal = game.legal_moves(state)
+                    if game.to_move(state) == our_side:
+                        if legal == [getattr(game, "pass_move", None)]:
+                            move = legal[0]
+                        else:
+                            began, began_wall = time.process_time(), time.perf_counter()
+                            move = choose_move(
+                                game, state, args.level, seed=i * 1000 + ply, time_budget=args.budget
+                            )
+                            cpu += time.process_time() - began
+                            last_wall = time.perf_counter() - began_wall
+                            wall += last_wall
+                            moves += 1
+                        our_last = move
+                    else:
+                        assert outside is not None
+                        move = normalise(args.slug, outside.best_move(game.fen(state), movetime()), legal)
+                    state = game.play(state, move)
+                    ply += 1
+            finally:
+                if peer is not None:
+                    peer_cpu += peer.cpu
+                    peer.close()
+            outcome = game.outcome(state)
             if outcome is None:
                 stopped += 1
                 draws += 1
@@ -140,13 +280,26 @@ def main() -> None:
                 wins += 1
             else:
                 losses += 1
+            if args.slug == "reversi":
+                black, white = game.score(state)
+                discs += (black - white) * (1 if our_side == 0 else -1)
             print(f"game {i + 1}: {wins}-{draws}-{losses}", flush=True)
     finally:
-        outside.close()
+        if outside is not None:
+            outside.close()
     score = (wins + 0.5 * draws) / max(wins + draws + losses, 1)
+    timing_text = f"equal time x {args.time_factor:g}" if args.equal_time else f"{args.movetime_ms} ms"
+    peer_text = ""
+    if flippy:
+        peer_text = (
+            f"; Flippy given {peer_ms / max(peer_moves, 1):.0f} ms a move, used"
+            f" {1000 * peer_cpu / max(peer_moves, 1):.0f} ms cpu a move; disc sum {discs:+d}"
+        )
     print(
-        f"{args.slug} {args.level} v {Path(args.engine).name} at {args.movetime_ms} ms: {wins}-{draws}-{losses}"
-        f" ({100 * score:.0f} %), our cpu {1000 * cpu / max(moves, 1):.0f} ms/move"
+        f"{args.slug} {args.level} v {Path(args.engine).name} at {timing_text}: {wins}-{draws}-{losses}"
+        f" ({100 * score:.0f} %), ours {1000 * wall / max(moves, 1):.0f} ms wall,"
+        f" {1000 * cpu / max(moves, 1):.0f} ms cpu a move"
+        + peer_text
         + (
             f"; {stopped} stopped (100 plies without a clone, or {args.max_plies} in all): draws"
             if stopped
