@@ -1,14 +1,25 @@
 """Our computer player against an outside engine that speaks UAI (Ataxx) or UGI (Ultimate TTT).
 
-    .venv/bin/python bench/versus_engine.py ataxx /path/to/engine --movetime-ms 25 [--games 40] [--level hard]
+    .venv/bin/python bench/versus_engine.py ultimate_ttt /path/to/uttt --time-factor 1 [--games 40]
+    .venv/bin/python bench/versus_engine.py ataxx /path/to/tiktaxx --time-factor 2
+    .venv/bin/python bench/versus_engine.py ataxx /path/to/tiktaxx --movetime-ms 25
 
 Build the outside engine yourself, outside this repository (nothing here
-fetches or builds one). Each game starts from a random opening of 2-4 plies
-(seeded), played twice with colours swapped. Our side plays ``--level`` at its
-default budget (or ``--budget`` seconds); the engine gets ``go movetime N`` per
-move and is told the position as ``position fen <FEN>`` (our FEN is the same
-notation as the community's for both games). Prints W-D-L from our side and
-our CPU time per move (time.process_time: the machine is shared).
+fetches or builds one; docs/performance.md says how the issue's engines were
+built). Each game starts from a random opening of 2-4 plies (seeded), played
+twice with colours swapped. Our side plays ``--level`` at its default budget
+(or ``--budget`` seconds); the engine is told the position as
+``position fen <FEN>`` (our FEN is the same notation as the community's for
+both games) and gets ``go movetime N`` per move: with ``--time-factor F``,
+N is F times the time our side actually took for its last move ("equal
+time" is F = 1), measured on the clock the engine stops on (``--clock``:
+mcthouacbb/uttt stops on the wall clock, ``steady_clock``; tiktaxx on its
+process's CPU time, ``clock()``, so on a loaded machine it needs
+``--clock cpu``, or it gets more CPU than we had); with ``--movetime-ms`` a
+fixed N. Both
+engines are single-threaded (the issue's engines default to one thread).
+Prints W-D-L from our side, and both sides' wall time per move and our CPU
+time per move (time.process_time: the machine is shared).
 
 Our Ataxx has no move-count rule, the community's (libataxx, UAI engines) a draw
 after 100 plies without a clone: tiktaxx then only answers ``0000``. So an Ataxx
@@ -28,7 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.ai import choose_move, warm_up  # noqa: E402
+from games.ai import budget_for, choose_move, warm_up  # noqa: E402
 from games.engines import ENGINES  # noqa: E402
 
 PROTOCOL = {"ataxx": "uai", "ultimate_ttt": "ugi"}
@@ -92,7 +103,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("slug", choices=sorted(PROTOCOL))
     parser.add_argument("engine")
-    parser.add_argument("--movetime-ms", type=int, required=True)
+    given = parser.add_mutually_exclusive_group(required=True)
+    given.add_argument("--movetime-ms", type=int, help="a fixed movetime for the engine")
+    given.add_argument(
+        "--time-factor",
+        type=float,
+        help="the engine's movetime is this times the wall time our side took for its last move",
+    )
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="with --time-factor: which of our times the engine gets (the clock it stops on)",
+    )
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--level", default="hard")
     parser.add_argument("--budget", type=float, default=None)
@@ -108,7 +131,9 @@ def main() -> None:
     warm_up()
     outside = OutsideEngine(args.engine, PROTOCOL[args.slug])
     wins = draws = losses = stopped = 0
-    cpu, moves = 0.0, 0
+    cpu, wall, moves = 0.0, 0.0, 0
+    their_wall, their_moves = 0.0, 0
+    our_max = 0.0
     try:
         for i in range(args.games):
             rng = random.Random(args.seed + i // 2)
@@ -117,17 +142,32 @@ def main() -> None:
             for _ in range(rng.randint(2, 4)):
                 state = game.play(state, rng.choice(game.legal_moves(state)))
             ply = 0
+            # Before our first move of a game the engine gets our budget.
+            our_last: float | None = args.budget
             while (outcome := game.outcome(state)) is None and ply < args.max_plies:
                 if args.slug == "ataxx" and state.halfmove >= 100:
                     break  # the community's 50-move draw (see above)
                 legal = game.legal_moves(state)
                 if game.to_move(state) == our_side:
-                    began = time.process_time()
+                    began, began_wall = time.process_time(), time.perf_counter()
                     move = choose_move(game, state, args.level, seed=i * 1000 + ply, time_budget=args.budget)
-                    cpu += time.process_time() - began
+                    our_cpu = time.process_time() - began
+                    our_wall = time.perf_counter() - began_wall
+                    cpu += our_cpu
+                    wall += our_wall
+                    our_max = max(our_max, our_wall)
+                    our_last = our_cpu if args.clock == "cpu" else our_wall
                     moves += 1
                 else:
-                    move = normalise(args.slug, outside.best_move(game.fen(state), args.movetime_ms), legal)
+                    if args.time_factor is not None:
+                        reference = our_last if our_last is not None else budget_for(args.slug, args.level)
+                        movetime = max(1, round(1000 * args.time_factor * reference))
+                    else:
+                        movetime = args.movetime_ms
+                    began_wall = time.perf_counter()
+                    move = normalise(args.slug, outside.best_move(game.fen(state), movetime), legal)
+                    their_wall += time.perf_counter() - began_wall
+                    their_moves += 1
                 state = game.play(state, move)
                 ply += 1
             if outcome is None:
@@ -144,9 +184,16 @@ def main() -> None:
     finally:
         outside.close()
     score = (wins + 0.5 * draws) / max(wins + draws + losses, 1)
+    given = (
+        f"{args.time_factor:g}x our {args.clock} time"
+        if args.time_factor is not None
+        else f"{args.movetime_ms} ms"
+    )
     print(
-        f"{args.slug} {args.level} v {Path(args.engine).name} at {args.movetime_ms} ms: {wins}-{draws}-{losses}"
-        f" ({100 * score:.0f} %), our cpu {1000 * cpu / max(moves, 1):.0f} ms/move"
+        f"{args.slug} {args.level} v {Path(args.engine).name} at {given}: {wins}-{draws}-{losses}"
+        f" ({100 * score:.0f} %); wall ms/move ours {1000 * wall / max(moves, 1):.0f}"
+        f" (max {1000 * our_max:.0f}), theirs {1000 * their_wall / max(their_moves, 1):.0f};"
+        f" our cpu {1000 * cpu / max(moves, 1):.0f} ms/move"
         + (
             f"; {stopped} stopped (100 plies without a clone, or {args.max_plies} in all): draws"
             if stopped
