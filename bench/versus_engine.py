@@ -133,7 +133,7 @@ def main() -> None:
     wins = draws = losses = stopped = 0
     cpu, wall, moves = 0.0, 0.0, 0
     their_wall, their_moves = 0.0, 0
-    our_max = 0.0
+    our_max = cpu_max = 0.0
     try:
         for i in range(args.games):
             rng = random.Random(args.seed + i // 2)
@@ -156,6 +156,7 @@ def main() -> None:
                     cpu += our_cpu
                     wall += our_wall
                     our_max = max(our_max, our_wall)
+                    cpu_max = max(cpu_max, our_cpu)
                     our_last = our_cpu if args.clock == "cpu" else our_wall
                     moves += 1
                 else:
@@ -193,7 +194,7 @@ def main() -> None:
         f"{args.slug} {args.level} v {Path(args.engine).name} at {given}: {wins}-{draws}-{losses}"
         f" ({100 * score:.0f} %); wall ms/move ours {1000 * wall / max(moves, 1):.0f}"
         f" (max {1000 * our_max:.0f}), theirs {1000 * their_wall / max(their_moves, 1):.0f};"
-        f" our cpu {1000 * cpu / max(moves, 1):.0f} ms/move"
+        f" our cpu {1000 * cpu / max(moves, 1):.0f} ms/move (max {1000 * cpu_max:.0f})"
         + (
             f"; {stopped} stopped (100 plies without a clone, or {args.max_plies} in all): draws"
             if stopped
