@@ -1,17 +1,13 @@
 """Our computer player against an outside engine: UAI (Ataxx), UGI (Ultimate TTT) or Flippy (Reversi).
 
-    .venv/bin/python bench/versus_engine.py ataxx /path/to/engine --movetime-ms 25 [--games 40] [--level hard]
+    .venv/bin/python bench/versus_engine.py ultimate_ttt /path/to/uttt --time-factor 1 [--games 40]
+    .venv/bin/python bench/versus_engine.py ataxx /path/to/tiktaxx --time-factor 2 --clock cpu
+    .venv/bin/python bench/versus_engine.py ataxx /path/to/tiktaxx --movetime-ms 25
     .venv/bin/python bench/versus_engine.py reversi /work/ext-othello/flippy/FlippyT --equal-time [--time-factor 0.1]
 
-With ``--equal-time`` the engine gets, for each of its moves, the wall time
-our side took on its move just before (times ``--time-factor``; before our
-first move of a game, our mean so far, or 100 ms), instead of a fixed
-``--movetime-ms``: our Hard takes its whole budget in the midgame and little
-once the solver has the game, so the previous move's time follows the stage
-of the game and the totals come out equal. Wall
-time, not CPU time: both sides search to a wall-clock deadline and take turns
-on the same shared machine, so equal wall time gives both about the same CPU
-whatever the load (CPU time a move is printed for both, to check).
+``--equal-time`` alone is ``--time-factor 1``. Our Hard takes its whole budget in
+the midgame and little once a solver has the game, so the time of our move
+just before follows the stage of the game and the totals come out equal.
 
 Reversi's engine is Flippy (jeffreyan11/othello_engine at 645ebbe), built
 with ``bench/patch_flippy.py`` so that its protocol's milliseconds are one
@@ -20,15 +16,25 @@ reads ``Flippy_Resources/`` from there), from the game's position
 (``FlippyT black|white TAKEN BLACK``, hexadecimal bitboards, a1 = bit 0, as
 ours); each turn it is told our last move (``x y ms``, ``-1 -1`` for none or
 a pass) and answers its own (``-1 -1`` for a pass). Its CPU time is read from
-``/proc`` (Linux), so both sides' CPU per move is printed.
+``/proc`` (Linux), so both sides' CPU per move is printed. It stops on the
+wall clock, as uttt does.
 
 Build the outside engine yourself, outside this repository (nothing here
-fetches or builds one). Each game starts from a random opening of 2-4 plies
-(seeded), played twice with colours swapped. Our side plays ``--level`` at its
-default budget (or ``--budget`` seconds); the engine gets ``go movetime N`` per
-move and is told the position as ``position fen <FEN>`` (our FEN is the same
-notation as the community's for both games). Prints W-D-L from our side and
-our CPU time per move (time.process_time: the machine is shared).
+fetches or builds one; docs/performance.md says how the issue's engines were
+built). Each game starts from a random opening of 2-4 plies (seeded), played
+twice with colours swapped. Our side plays ``--level`` at its default budget
+(or ``--budget`` seconds); the engine is told the position as
+``position fen <FEN>`` (our FEN is the same notation as the community's for
+both games) and gets ``go movetime N`` per move: with ``--time-factor F``,
+N is F times the time our side actually took for its last move ("equal
+time" is F = 1), measured on the clock the engine stops on (``--clock``:
+mcthouacbb/uttt stops on the wall clock, ``steady_clock``; tiktaxx on its
+process's CPU time, ``clock()``, so on a loaded machine it needs
+``--clock cpu``, or it gets more CPU than we had); with ``--movetime-ms`` a
+fixed N. Both
+engines are single-threaded (the issue's engines default to one thread).
+Prints W-D-L from our side, and both sides' wall time per move and our CPU
+time per move (time.process_time: the machine is shared).
 
 Our Ataxx has no move-count rule, the community's (libataxx, UAI engines) a draw
 after 100 plies without a clone: tiktaxx then only answers ``0000``. So an Ataxx
@@ -49,7 +55,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.ai import choose_move, warm_up  # noqa: E402
+from games.ai import budget_for, choose_move, warm_up  # noqa: E402
 from games.engines import ENGINES  # noqa: E402
 from games.engines.reversi import PASS, SQUARE_NAMES, ReversiState  # noqa: E402
 
@@ -172,12 +178,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("slug", choices=sorted(PROTOCOL))
     parser.add_argument("engine")
-    timing = parser.add_mutually_exclusive_group(required=True)
-    timing.add_argument("--movetime-ms", type=int)
-    timing.add_argument(
-        "--equal-time", action="store_true", help="the engine gets our mean wall time a move so far"
+    given = parser.add_mutually_exclusive_group()
+    given.add_argument("--movetime-ms", type=int, help="a fixed movetime for the engine")
+    given.add_argument(
+        "--time-factor",
+        type=float,
+        help="the engine's movetime is this times the time our side took for its last move",
     )
-    parser.add_argument("--time-factor", type=float, default=1.0, help="with --equal-time: times this")
+    parser.add_argument(
+        "--equal-time", action="store_true", help="--time-factor 1 (or the factor given) on wall time"
+    )
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="with --time-factor: which of our times the engine gets (the clock it stops on)",
+    )
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--level", default="hard")
     parser.add_argument("--budget", type=float, default=None)
@@ -194,16 +210,20 @@ def main() -> None:
     flippy = PROTOCOL[args.slug] == "flippy"
     outside = None if flippy else OutsideEngine(args.engine, PROTOCOL[args.slug])
     wins = draws = losses = stopped = 0
-    discs = 0
     cpu, wall, moves = 0.0, 0.0, 0
-    last_wall: float | None = None
-    peer_cpu, peer_moves, peer_ms = 0.0, 0, 0
+    their_wall, their_moves = 0.0, 0
+    our_max = cpu_max = 0.0
+    discs, peer_cpu, peer_ms = 0, 0.0, 0
+    time_factor = args.time_factor if args.time_factor is not None else 1.0 if args.equal_time else None
+    if time_factor is None and args.movetime_ms is None:
+        parser.error("give --movetime-ms, --time-factor or --equal-time")
 
-    def movetime() -> int:
-        if not args.equal_time:
+    def movetime(our_last: float | None) -> int:
+        if time_factor is None:
             return int(args.movetime_ms)
-        mean = last_wall if last_wall is not None else wall / moves if moves else 0.1
-        return max(1, round(1000 * mean * args.time_factor))
+        # Before our first move of a game the engine gets our budget.
+        reference = our_last if our_last is not None else args.budget or budget_for(args.slug, args.level)
+        return max(1, round(1000 * time_factor * reference))
 
     try:
         for i in range(args.games):
@@ -213,23 +233,38 @@ def main() -> None:
             for _ in range(rng.randint(2, 4)):
                 state = game.play(state, rng.choice(game.legal_moves(state)))
             peer = Flippy(args.engine, state, 1 - our_side) if flippy else None
-            our_last: str | None = None
-            last_wall = None
+            our_move: str | None = None
+            our_time: float | None = None
             ply = 0
             try:
-                while ply < args.max_plies:
+                while game.outcome(state) is None and ply < args.max_plies:
                     if args.slug == "ataxx" and state.halfmove >= 100:
                         break  # the community's 50-move draw (see above)
-                    if peer is not None:
-                        if game.to_move(state) != our_side:
+                    legal = game.legal_moves(state)
+                    if game.to_move(state) == our_side:
+                        if peer is not None and legal == [PASS]:
+                            move = PASS  # not timed: the engine's next movetime follows a real move
+                        else:
+                            began, began_wall = time.process_time(), time.perf_counter()
+                            move = choose_move(
+                                game, state, args.level, seed=i * 1000 + ply, time_budget=args.budget
+                            )
+                            our_cpu = time.process_time() - began
+                            our_wall = time.perf_counter() - began_wall
+                            cpu += our_cpu
+                            wall += our_wall
+                            our_max = max(our_max, our_wall)
+                            cpu_max = max(cpu_max, our_cpu)
+                            our_time = our_cpu if args.clock == "cpu" else our_wall
+                            moves += 1
+                        our_move = move
+                    else:
+                        ms = movetime(our_time)
+                        began_wall = time.perf_counter()
+                        if peer is not None:
                             # Flippy is asked on each of its turns, passes included: it learns our move.
-                            if game.outcome(state) is not None:
-                                break
-                            ms = movetime()
-                            move = peer.best_move(our_last, ms)
+                            move = peer.best_move(our_move, ms)
                             peer_ms += ms
-                            peer_moves += 1
-                            legal = game.legal_moves(state)
                             if move == PASS and legal != [PASS]:
                                 # Flippy names no move when its solver finds every move loses all
                                 # 64 discs (-1 0 on the wire): any move then does, so play one.
@@ -239,30 +274,11 @@ def main() -> None:
                                 move = legal[0]
                             if move not in legal:
                                 raise RuntimeError(f"Flippy's {move!r} is not legal in {game.fen(state)}")
-                            state = game.play(state, move)
-                            ply += 1
-                            continue
-                        if game.outcome(state) is not None:
-                            break
-                    elif game.outcome(state) is not None:
-                        break
-                    legal = game.legal_moves(state)
-                    if game.to_move(state) == our_side:
-                        if legal == [getattr(game, "pass_move", None)]:
-                            move = legal[0]
                         else:
-                            began, began_wall = time.process_time(), time.perf_counter()
-                            move = choose_move(
-                                game, state, args.level, seed=i * 1000 + ply, time_budget=args.budget
-                            )
-                            cpu += time.process_time() - began
-                            last_wall = time.perf_counter() - began_wall
-                            wall += last_wall
-                            moves += 1
-                        our_last = move
-                    else:
-                        assert outside is not None
-                        move = normalise(args.slug, outside.best_move(game.fen(state), movetime()), legal)
+                            assert outside is not None
+                            move = normalise(args.slug, outside.best_move(game.fen(state), ms), legal)
+                        their_wall += time.perf_counter() - began_wall
+                        their_moves += 1
                     state = game.play(state, move)
                     ply += 1
             finally:
@@ -288,17 +304,18 @@ def main() -> None:
         if outside is not None:
             outside.close()
     score = (wins + 0.5 * draws) / max(wins + draws + losses, 1)
-    timing_text = f"equal time x {args.time_factor:g}" if args.equal_time else f"{args.movetime_ms} ms"
+    given = f"{time_factor:g}x our {args.clock} time" if time_factor is not None else f"{args.movetime_ms} ms"
     peer_text = ""
     if flippy:
         peer_text = (
-            f"; Flippy given {peer_ms / max(peer_moves, 1):.0f} ms a move, used"
-            f" {1000 * peer_cpu / max(peer_moves, 1):.0f} ms cpu a move; disc sum {discs:+d}"
+            f"; Flippy given {peer_ms / max(their_moves, 1):.0f} ms a move, used"
+            f" {1000 * peer_cpu / max(their_moves, 1):.0f} ms cpu a move; disc sum {discs:+d}"
         )
     print(
-        f"{args.slug} {args.level} v {Path(args.engine).name} at {timing_text}: {wins}-{draws}-{losses}"
-        f" ({100 * score:.0f} %), ours {1000 * wall / max(moves, 1):.0f} ms wall,"
-        f" {1000 * cpu / max(moves, 1):.0f} ms cpu a move"
+        f"{args.slug} {args.level} v {Path(args.engine).name} at {given}: {wins}-{draws}-{losses}"
+        f" ({100 * score:.0f} %); wall ms/move ours {1000 * wall / max(moves, 1):.0f}"
+        f" (max {1000 * our_max:.0f}), theirs {1000 * their_wall / max(their_moves, 1):.0f};"
+        f" our cpu {1000 * cpu / max(moves, 1):.0f} ms/move (max {1000 * cpu_max:.0f})"
         + peer_text
         + (
             f"; {stopped} stopped (100 plies without a clone, or {args.max_plies} in all): draws"

@@ -1,13 +1,25 @@
 """Compiled (numba) Ultimate Tic-Tac-Toe core: move generation, perft and the UCT search.
 
-The same Monte Carlo tree search as ``games.ai.mcts.search`` with
-``UTTTAdapter`` (the pure-Python fallback and reference): each iteration
-descends by UCB1, tries the untried moves of a node in a shuffled order, one
-per visit, plays the rest of the game at random and backs the reward up; the
-move played is the root child with the most visits. The tree lives in flat
-arrays (children of a node in one block); random numbers come from a
-xorshift generator seeded by the caller's ``random.Random``, so a search that
-stops on its iteration count repeats itself exactly.
+The Monte Carlo tree search of ``games.ai.mcts.search`` with ``UTTTAdapter``
+(the pure-Python fallback and reference): each iteration descends by UCB1,
+tries the untried moves of a node in a shuffled order, one per visit, plays
+the rest of the game out and backs the reward up; the move played is the root
+child with the most visits. Two things the Python search does not do (issue
+#28: against mcthouacbb/uttt's alpha-beta the plain search lost on tactics):
+
+* the playouts win a small board whenever the board they are sent to allows
+  it (``rollout``), so a board one move from being won is not given away at
+  random in half the playouts; otherwise the moves stay uniformly random;
+* an MCTS-Solver (Winands, Björnsson and Saito 2008): a won game marks its
+  node proven, a node with a proven-winning child is a proven loss for the
+  side that moved into it, and one whose children are all proven losses a
+  proven win; selection takes a proven win at once and avoids proven losses,
+  and the root plays a proven win or the best move not proven lost.
+
+The tree lives in flat arrays (children of a node in one block); random
+numbers come from a xorshift generator seeded by the caller's
+``random.Random``, so a search that stops on its iteration count repeats
+itself exactly.
 
 A position is ``boards`` (int64[20]: 9-bit X marks of boards 0-8, then O marks
 of boards 0-8, then the side to move and the last cell index, -1 at the
@@ -29,6 +41,15 @@ NTH9 = np.array(
     [[c for c in range(9) if m >> c & 1] + [0] * (9 - bin(m).count("1")) for m in range(512)], np.int64
 )
 FULL9 = 511
+
+
+def _winning_cells(mine: int, free: int) -> int:
+    """The cells of ``free`` that complete a line of ``mine`` (a 9-bit mask)."""
+    return sum(1 << c for c in range(9) if free >> c & 1 and rules.WIN[mine | 1 << c])
+
+
+# WINNING9[mine, free]: the free cells where the side owning ``mine`` wins that small board.
+WINNING9 = np.array([[_winning_cells(m, f) for f in range(512)] for m in range(512)], np.int16)
 SIDE, LAST = 18, 19
 WON_X, WON_O, CLOSED = 0, 1, 2
 RUNNING = -1
@@ -127,7 +148,7 @@ def _below(rng: np.ndarray, n: int) -> int | np.int64:
 
 @njit(cache=True)
 def rollout(boards: np.ndarray, won: np.ndarray, rng: np.ndarray, scratch: np.ndarray) -> int:
-    """Uniformly random moves to the end (in place); side 0's reward doubled."""
+    """Random moves to the end (in place), but a small board that can be won is won; side 0's reward doubled."""
     while True:
         code = result_code(won)
         if code != RUNNING:
@@ -137,7 +158,11 @@ def rollout(boards: np.ndarray, won: np.ndarray, rng: np.ndarray, scratch: np.nd
         target = last % 9
         if last >= 0 and not (closed >> target) & 1:
             free = FULL9 & ~(boards[target] | boards[9 + target])
-            index = 9 * target + NTH9[free, _below(rng, POP9[free])]
+            wins = WINNING9[boards[9 * boards[SIDE] + target], free]
+            if wins:
+                index = 9 * target + NTH9[wins, _below(rng, POP9[wins])]
+            else:
+                index = 9 * target + NTH9[free, _below(rng, POP9[free])]
         else:
             total = 0
             for b in range(9):
@@ -172,10 +197,16 @@ def mcts(  # type: ignore[no-untyped-def]
     move,
     mover,
     terminal,
+    proven,
     root_visits,
     root_value,
+    root_proven,
 ):
-    """UCT from the root over ``root_moves``; per root move its visits and value. Returns iterations done."""
+    """UCT from the root over ``root_moves``; per root move its visits, value and proof. Returns iterations done.
+
+    ``proven[node]``: 1 when the side that moved into ``node`` wins from it with best play, -1 when it
+    loses, 0 while unknown (a proven draw stays 0: the averages handle those well enough).
+    """
     capacity = first_child.shape[0]
     scratch = np.zeros(81, np.int64)
     path = np.zeros(100, np.int64)
@@ -189,6 +220,7 @@ def mcts(  # type: ignore[no-untyped-def]
         order[i], order[j] = order[j], order[i]
     root_mover = 1 - root_boards[SIDE]
     terminal[0] = RUNNING
+    proven[0] = 0
     first_child[0] = 1
     n_children[0] = n_root
     n_tried[0] = 0
@@ -202,11 +234,14 @@ def mcts(  # type: ignore[no-untyped-def]
         mover[node] = 1 - root_mover
         visits[node] = 0
         value[node] = 0.0
+        proven[node] = 0
     used = 1 + n_root
     done = 0
     while done < iterations:
         if (done & 63) == 0 and clock() > deadline:
             break
+        if proven[0] != 0:
+            break  # the root is solved: more iterations change nothing
         for k in range(20):
             boards[k] = root_boards[k]
         for k in range(3):
@@ -216,10 +251,16 @@ def mcts(  # type: ignore[no-untyped-def]
         path[0] = 0
         reward = -1
         while True:
+            if node != 0 and proven[node] != 0:
+                # A solved node: its result is the playout's.
+                winner = mover[node] if proven[node] > 0 else 1 - mover[node]
+                reward = 2 if winner == 0 else 0
+                break
             if n_children[node] < 0:
                 # First visit of a leaf: list its moves (shuffled) as a block of untried children.
                 code = result_code(won)
                 terminal[node] = code
+                proven[node] = _proof_of(code, mover[node])
                 n = 0 if code != RUNNING else moves(boards, won, scratch)
                 if n and used + n <= capacity:
                     for i in range(n - 1, 0, -1):
@@ -233,6 +274,7 @@ def mcts(  # type: ignore[no-untyped-def]
                         mover[child] = boards[SIDE]
                         visits[child] = 0
                         value[child] = 0.0
+                        proven[child] = 0
                     used += n
                     n_children[node] = n
                 else:
@@ -252,14 +294,20 @@ def mcts(  # type: ignore[no-untyped-def]
                 node = child
                 code = result_code(won)
                 terminal[node] = code
+                proven[node] = _proof_of(code, mover[node])
                 if code != RUNNING:
                     reward = code
                 break
             log_n = np.log(visits[node])
             best = first_child[node]
-            best_score = -1.0
+            best_score = -1e9
             for child in range(first_child[node], first_child[node] + n_children[node]):
+                if proven[child] > 0:
+                    best = child  # a winning move for the side to move here: nothing else matters
+                    break
                 score = value[child] / visits[child] + exploration * np.sqrt(log_n / visits[child])
+                if proven[child] < 0:
+                    score -= 1e6  # chosen only when every move loses
                 if score > best_score:
                     best = child
                     best_score = score
@@ -274,6 +322,25 @@ def mcts(  # type: ignore[no-untyped-def]
             n = path[k]
             visits[n] += 1
             value[n] += half if mover[n] == 0 else 1.0 - half
+        # Carry a new proof up the path, as far as it decides the parents.
+        for k in range(depth, 0, -1):
+            child = path[k]
+            parent = path[k - 1]
+            if proven[parent] != 0:
+                break
+            if proven[child] > 0:
+                proven[parent] = -1
+            elif proven[child] < 0 and n_tried[parent] == n_children[parent]:
+                all_lost = True
+                for c in range(first_child[parent], first_child[parent] + n_children[parent]):
+                    if proven[c] >= 0:
+                        all_lost = False
+                        break
+                if not all_lost:
+                    break
+                proven[parent] = 1
+            else:
+                break
         done += 1
     for i in range(n_root):
         node = 1 + i
@@ -281,12 +348,23 @@ def mcts(  # type: ignore[no-untyped-def]
             if root_moves[j] == move[node]:
                 root_visits[j] = visits[node]
                 root_value[j] = value[node]
+                root_proven[j] = proven[node]
     return done
 
 
-# first child, children, tried, visits, value, move, mover, terminal (``mcts`` takes them in order)
+@njit(cache=True)
+def _proof_of(code: int, mover: int) -> int:
+    """A node's proof from its game result: 1 when ``mover`` (who moved into it) has just won the game."""
+    if code == 2:
+        return 1 if mover == 0 else -1
+    if code == 0:
+        return 1 if mover == 1 else -1
+    return 0
+
+
+# first child, children, tried, visits, value, move, mover, terminal, proven (``mcts`` takes them in order)
 TreeArrays = tuple[
-    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
 ]
 
 
@@ -309,6 +387,7 @@ class Tree:
                 np.zeros(size, np.int8),  # move
                 np.zeros(size, np.int8),  # mover
                 np.zeros(size, np.int8),  # terminal
+                np.zeros(size, np.int8),  # proven
             )
         return cls._arrays
 
@@ -322,12 +401,16 @@ def search(
     iterations: int | None,
     exploration: float = 1.0,
 ) -> tuple[int, int, dict[int, int]]:
-    """(best move, iterations done, visits per root move)."""
+    """(best move, iterations done, visits per root move).
+
+    The best move is a proven win if there is one, else the most visited move not proven lost.
+    """
     boards, won = state_arrays(state)
     candidates = np.array(root_moves, np.int64)
     rng = np.array([seed | 1], np.uint64)
     root_visits = np.zeros(len(root_moves), np.int64)
     root_value = np.zeros(len(root_moves), np.float64)
+    root_proven = np.zeros(len(root_moves), np.int8)
     with LOCK:
         done = mcts(
             boards,
@@ -340,8 +423,9 @@ def search(
             *Tree.arrays(),
             root_visits,
             root_value,
+            root_proven,
         )
     if done == 0:
         return root_moves[0], 0, {}
-    best = max(range(len(root_moves)), key=lambda i: (root_visits[i], root_value[i]))
+    best = max(range(len(root_moves)), key=lambda i: (int(root_proven[i]), root_visits[i], root_value[i]))
     return root_moves[best], int(done), {m: int(v) for m, v in zip(root_moves, root_visits, strict=True)}

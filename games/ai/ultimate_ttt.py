@@ -10,8 +10,10 @@
 The search runs on the engine's internals through ``UTTTAdapter``: moves are
 internal cell indexes (``9 * board + sub``), states the engine's own
 ``UltimateTTTState`` built with ``play_index``. When numba is available the
-same search runs compiled (``games.ai._uttt_fast``), a few hundred times as
-many iterations in the same time; the Python search is the fallback.
+search runs compiled (``games.ai._uttt_fast``), a few hundred times as many
+iterations in the same time, with two additions of its own: an MCTS-Solver
+(proven wins and losses) and playouts that win a small board when they can;
+the Python search is the fallback.
 """
 
 from __future__ import annotations
@@ -62,13 +64,26 @@ def _initial() -> UltimateTTTState:
 
 
 def _search(
-    state: UltimateTTTState, rng: Random, stop: float, iterations: int | None, root_moves: list[int]
+    state: UltimateTTTState,
+    rng: Random,
+    stop: float,
+    iterations: int | None,
+    root_moves: list[int],
+    *,
+    exploration: float = 1.0,
 ) -> int:
     """The UCT search's move: compiled when possible, else ``games.ai.mcts``."""
     core = compiled_core()
     if core is not None:
         move: int
-        move, _, _ = core.search(state, root_moves, rng.getrandbits(63), deadline=stop, iterations=iterations)
+        move, _, _ = core.search(
+            state,
+            root_moves,
+            rng.getrandbits(63),
+            deadline=stop,
+            iterations=iterations,
+            exploration=exploration,
+        )
         return move
     return search(UTTTAdapter, state, rng, deadline=stop, iterations=iterations, root_moves=root_moves).move
 
@@ -77,6 +92,10 @@ def _search(
 _SAFETY = 0.01
 # Iterations of the medium search (it also stops at its deadline).
 MEDIUM_ITERATIONS = 300
+# UCB1's exploration constant for Hard's compiled search: with the solver and the playouts that win
+# boards, a narrower, deeper tree scored better against mcthouacbb/uttt (docs/performance.md,
+# issue #28); the Python fallback and Medium keep 1.0.
+HARD_EXPLORATION = 0.6
 
 
 def legal_indexes(state: UltimateTTTState) -> list[int]:
@@ -252,7 +271,7 @@ def choose(
     candidates = safe_moves(state, moves)
     if len(candidates) == 1:
         return CELL_TOKENS[candidates[0]]
-    return CELL_TOKENS[_search(state, rng, stop, iterations, candidates)]
+    return CELL_TOKENS[_search(state, rng, stop, iterations, candidates, exploration=HARD_EXPLORATION)]
 
 
 __all__ = ["CELL_INDEX", "UTTTAdapter", "choose", "game_winning_cells", "legal_indexes", "safe_moves"]

@@ -146,7 +146,8 @@ def test_ataxx_selective_search_cut_short_by_its_deadline_keeps_a_legal_move():
     codes = [frm * 64 + to for frm, to in generate(me, opp)]
     searcher = ataxx_core.Searcher(time.perf_counter() + 0.05)
     code = searcher.best_move(me, opp, codes, 60, time.perf_counter() + 0.05)
-    assert code in codes and 4 <= searcher.depth_reached < 60
+    # How deep it got in 50 ms depends on the machine's load (depth 2 at load 20): only that it was cut short.
+    assert code in codes and 1 <= searcher.depth_reached < 60
 
 
 @pytest.mark.perf

@@ -159,3 +159,56 @@ def test_a_random_playout_always_reaches_the_end() -> None:
     rng = random.Random(3)
     for state in random_positions(20, seed=4):
         assert ai.UTTTAdapter.rollout(state, rng) in (0.0, 0.5, 1.0)
+
+
+# X owns the top-left and top-middle boards and threatens i9 in the top-right one,
+# but is sent to the centre board. f4 sends O to the bottom-right board, whose
+# only free cell (i3) sends X back to the top-right one: i9 then wins. Every other
+# move lets O defend (checked by hand and by a 3-ply enumeration).
+X_WINS_IN_THREE_PLIES = position(
+    {
+        0: "xxxoo....",
+        1: "xxxoo....",
+        2: "xx.o.....",
+        4: "....o....",
+        6: "o...o....",
+        8: "ox.xooxox",
+    },
+    "X",
+    "e5",
+)
+
+
+def test_the_compiled_search_proves_a_forced_win_and_stops_there() -> None:
+    core = ai.compiled_core()
+    if core is None:
+        pytest.skip("numba is not available here")
+    from games.engines.ultimate_ttt import CELL_INDEX
+
+    state = ENGINE.from_fen(X_WINS_IN_THREE_PLIES)
+    moves = ai.legal_indexes(state)
+    cap = 1_000_000
+    move, iterations, _ = core.search(state, moves, 3, deadline=far(), iterations=cap)
+    assert move == CELL_INDEX["f4"]
+    # Once the win is proven the search ends: a plain UCT would run all its iterations.
+    assert iterations < cap
+
+
+def test_hard_plays_the_forced_win_that_is_not_immediate() -> None:
+    state = ENGINE.from_fen(X_WINS_IN_THREE_PLIES)
+    for seed in range(3):
+        assert ai.choose(ENGINE, state, "hard", random.Random(seed), far(), iterations=20_000) == "f4"
+
+
+def test_the_compiled_search_alone_does_not_play_a_move_it_has_proven_lost() -> None:
+    """Without Hard's filter of unsafe moves: every X move but i9 lets O win at once, so each is proven lost."""
+    core = ai.compiled_core()
+    if core is None:
+        pytest.skip("numba is not available here")
+    from games.engines.ultimate_ttt import CELL_INDEX
+
+    state = ENGINE.from_fen(X_MUST_BLOCK)
+    moves = ai.legal_indexes(state)
+    for seed in range(5):
+        move, _, _ = core.search(state, moves, seed, deadline=far(), iterations=2_000)
+        assert move == CELL_INDEX["i9"]
