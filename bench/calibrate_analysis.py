@@ -86,6 +86,7 @@ def main() -> None:
             f" (was {analysis.log_loss(samples, before):.4f}, coin 0.6931)  {seconds:.0f} s CPU",
             flush=True,
         )
+        data = json.loads(analysis.CALIBRATION_FILE.read_text())  # another run may have written meanwhile
         data["games"][slug] = {
             "scale": round(scale, 4),
             "games": args.games,
@@ -97,7 +98,8 @@ def main() -> None:
             "budget": analysis.budget_for(slug),
             "fitted": datetime.now(UTC).strftime("%Y-%m-%d"),
         }
-    if args.write:
+        if not args.write:
+            continue
         data["about"] = (
             "Logistic scale per game: chances = tanh(score / (2 * scale)), fitted by maximum likelihood "
             "on self-play results: .venv/bin/python bench/calibrate_analysis.py --write "

@@ -76,7 +76,13 @@ def ataxx(
     code = searcher.best_move(me, opp, codes, depth, NO_DEADLINE)
     value = searcher.value
     proven = _proven(value, core.MATE_BOUND)
-    score = None if proven is not None else value / 100
+    score = None
+    if proven is None:
+        # The mean with one ply less: the two parities' biases cancel (analysis._unbiased).
+        shallow = core.Searcher(NO_DEADLINE)
+        shallow.best_move(me, opp, codes, max(1, depth - 1), NO_DEADLINE)
+        both = value if _proven(shallow.value, core.MATE_BOUND) is not None else (value + shallow.value) / 2
+        score = both / 100
     only = False
     if len(codes) > 1:
         others = [c for c in codes if c != code]
