@@ -1,12 +1,15 @@
 """Time the post-game analysis (games/ai/analysis.py) of whole games of each game.
 
-    .venv/bin/python bench/analysis.py [--games N] [--seed S] [GAME ...]
+    .venv/bin/python bench/analysis.py [--games N] [--seed S] [--python] [GAME ...]
 
 Plays N games per game between the computer's Medium and Easy levels (fixed
-seeds), then analyses each game at the fixed budget of ``BUDGET``: every
-position evaluated once, as the Celery task does. Prints, per game, the plies
-of each game, the CPU time of its analysis (one core) and the slowest single
-position; the issue asks for under ~30 s for a 60-ply game.
+seeds), then analyses each game at the fixed budget (``budget_for``: the compiled
+``BUDGET`` once the game's core is loaded, ``PYTHON_BUDGET`` with ``--python``):
+every position evaluated once, as the Celery task does. Prints, per game, the
+plies of each game, the CPU time of its analysis (one core), the slowest single
+position, and "cold": the first game's time plus loading that game's compiled
+core in this fresh process (from numba's on-disk cache), what a worker's first
+analysis of the game costs.
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.ai import choose_move  # noqa: E402
-from games.ai.analysis import BUDGET, evaluate, judge_game, summarize  # noqa: E402
+from games.ai import choose_move, warm_up_game  # noqa: E402
+from games.ai._cores import pure_python  # noqa: E402
+from games.ai.analysis import budget_for, evaluate, judge_game, summarize  # noqa: E402
 from games.engines import ENGINES, get  # noqa: E402
 
 
@@ -59,25 +63,35 @@ def main() -> None:
     parser.add_argument("games", nargs="*", default=list(ENGINES))
     parser.add_argument("--games", dest="count", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--python", action="store_true", help="the pure-Python fallback")
     args = parser.parse_args()
-    print(f"{'game':<14} {'budget':<18} {'plies':>12} {'s per game':>18} {'s per ply':>10} {'slowest':>8}")
+    print(
+        f"{'game':<14} {'budget':<22} {'plies':>12} {'s per game':>22} {'s per ply':>10} "
+        f"{'slowest':>8} {'cold':>6}"
+    )
     for slug in args.games:
-        rows = [
-            (len(moves), *analyse(slug, moves))
-            for moves in (play(slug, args.seed + i) for i in range(args.count))
-        ]
+        games = [play(slug, args.seed + i) for i in range(args.count)]
+        started = time.process_time()
+        if not args.python:
+            warm_up_game(slug)  # this fresh process loads the game's core: part of the cold figure
+        load = time.process_time() - started
+        if args.python:
+            with pure_python():
+                rows = [(len(moves), *analyse(slug, moves)) for moves in games]
+                budget = budget_for(slug)
+        else:
+            rows = [(len(moves), *analyse(slug, moves)) for moves in games]
+            budget = budget_for(slug)
         plies = [r[0] for r in rows]
         seconds = [r[1] for r in rows]
-        budget = ", ".join(f"{k} {v}" for k, v in BUDGET[slug].items())
+        shown = ", ".join(f"{k} {v}" for k, v in budget.items())
         print(
-            f"{slug:<14} {budget:<18} {'/'.join(map(str, plies)):>12} "
-            f"{'/'.join(f'{s:.1f}' for s in seconds):>18} {sum(seconds) / sum(plies):>10.3f} "
-            f"{max(r[2] for r in rows):>8.2f}"
+            f"{slug:<14} {shown:<22} {'/'.join(map(str, plies)):>12} "
+            f"{'/'.join(f'{s:.1f}' for s in seconds):>22} {sum(seconds) / sum(plies):>10.3f} "
+            f"{max(r[2] for r in rows):>8.2f} {load + seconds[0]:>6.1f}",
+            flush=True,
         )
 
 
 if __name__ == "__main__":
-    from games.ai import warm_up
-
-    warm_up()  # choose_move searches compiled only once a game's core is loaded (compiles it if need be)
     main()

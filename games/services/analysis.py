@@ -189,7 +189,7 @@ def request_analysis(*, game_id: int, identity: Identity, now: datetime | None =
             game=game,
             requested_by=identity.user,
             requested_guest=_guest_key(identity),
-            budget=dict(maths.BUDGET[game.game]),
+            budget=dict(maths.BUDGET[game.game]),  # the worker records the one it uses
             total=len(game.tokens) + 1,
             created_at=now,
             updated_at=now,
@@ -238,9 +238,14 @@ def run_analysis(analysis_id: int) -> bool:
     game = analysis.game
     engine = game.engine
     tokens = list(game.tokens)
-    budget = analysis.budget or maths.BUDGET[game.game]
+    # The budget of this process: the compiled one once the game's core is loaded here, the
+    # pure-Python one before (a worker's first seconds); the row records the one it started with.
+    budget = maths.budget_for(game.game)
     positions: list[dict[str, Any]] = list(analysis.positions)
-    Analysis.objects.filter(pk=analysis.pk).update(status=Analysis.Status.RUNNING, updated_at=timezone.now())
+    started = {"budget": budget} if not positions else {}
+    Analysis.objects.filter(pk=analysis.pk).update(
+        status=Analysis.Status.RUNNING, updated_at=timezone.now(), **started
+    )
     start = game.start_state()
     state = replay(engine, tokens[: len(positions)], start)
     for index in range(len(positions), len(tokens) + 1):
@@ -263,7 +268,7 @@ def run_analysis(analysis_id: int) -> bool:
             row["better_position"] = engine.view(engine.play(state, judged.best))
         rows.append(row)
         state = engine.play(state, token)
-    summary = [side.as_dict() for side in maths.summarize(judgements)]
+    summary = [side.as_dict() for side in maths.summarize(judgements, [e.chances for e in evals])]
     finished = (
         Analysis.objects.filter(pk=analysis.pk, done=len(tokens) + 1)
         .exclude(status=Analysis.Status.DONE)

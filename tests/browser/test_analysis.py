@@ -92,10 +92,33 @@ def test_a_player_analyses_a_game_and_reads_the_graph_and_the_blunder(
     expect(better).to_contain_text(blunder["best"])
     assert page.evaluate("window.__replay.ply") == BLUNDER_PLY
 
-    # The summary: white's accuracy and one blunder.
+    # The summary: white's accuracy, per phase too (a 9-move game never leaves the opening), one blunder.
     white = page.locator('#analysis-summary tr[data-side="1"]')
     expect(white.locator("td").nth(0)).to_have_text(f"{stored.summary[1]['accuracy']:.1f} %")
-    expect(white.locator("td").nth(3)).to_have_text(str(stored.summary[1]["counts"]["blunder"]))
+    expect(white.locator("td").nth(1)).to_have_text(f"{stored.summary[1]['phases']['opening']:.1f} %")
+    expect(white.locator("td").nth(2)).to_have_text("–")  # no middle game, no endgame
+    expect(white.locator("td").nth(3)).to_have_text("–")
+    expect(white.locator("td").nth(6)).to_have_text(str(stored.summary[1]["counts"]["blunder"]))
+    with translation.override(lang):
+        expect(page.locator("#analysis-summary thead th").nth(2)).to_have_text(translation.gettext("Opening"))
+
+    # Every move carries its label; the errors their marks.
+    names = {"best": "Best", "excellent": "Excellent", "good": "Good", "forced": "Forced"}
+    for judged in stored.judgements:
+        item = page.locator(f'#move-list li[data-ply="{judged["ply"]}"]')
+        if judged["kind"] is None:
+            expect(item.locator(f'.judgement[data-label="{judged["label"]}"]')).to_have_text(
+                _page_text(lang, names[judged["label"]])
+            )
+        if judged["only"]:
+            expect(item.locator(".only-move")).to_have_text(_page_text(lang, "Only move"))
+
+    # The winning chances of the position shown, 0-100 % for each player named.
+    page.click("[data-step='last']")
+    chances = page.locator("#analysis-chances")
+    expect(chances).to_be_visible()
+    expect(chances).to_contain_text("100 %")  # black wiped white out
+    assert re.findall(r"(\d{1,3}) %", chances.text_content()) == ["100", "0"]
     screenshot(page, f"analysis-{lang}-desktop")
 
     # Coming back: the stored result at once, without asking again.

@@ -158,6 +158,10 @@ def test_run_stores_every_position_judges_the_moves_and_is_idempotent(user_facto
     assert [j["move"] for j in done.judgements] == QTTT_GAME
     assert done.positions[-1]["chances"] == (1.0 if game.winner == 0 else -1.0 if game.winner == 1 else 0.0)
     assert len(done.summary) == 2 and all("accuracy" in side for side in done.summary)
+    # The report: every move labelled, each player's accuracy per phase, the budget the worker used.
+    assert all(j["label"] in maths.LABELS and j["phase"] in maths.PHASES for j in done.judgements)
+    assert all(set(side["phases"]) == set(maths.PHASES) for side in done.summary)
+    assert done.budget == maths.BUDGET["quantum_ttt"]  # the core is loaded: the compiled budget
     # Errors show the better move on a board of its own.
     for judged in done.judgements:
         if judged["best"]:
@@ -290,7 +294,7 @@ def test_reversi_endgame_moves_are_labelled_perfect_or_with_the_discs_they_lose(
     labelled = []
     for judged, move in zip(done.judgements, moves, strict=True):
         empties = 64 - (state.black | state.white).bit_count()
-        if empties <= maths.EXACT_EMPTIES:
+        if empties <= done.budget["exact"]:  # the solver depth the worker recorded
             assert judged["exact_loss"] is not None and judged["exact_loss"] >= 0
             labelled.append(judged["exact_loss"])
             if judged["exact_loss"] > 0 and not judged["forced"]:

@@ -79,7 +79,11 @@ function describe(result) {
   const percent = Math.round(((Math.max(-1, Math.min(1, result.chances)) + 1) / 2) * 100);
   const parts = [format(gettext("Winning chances for %(side)s: %(chances)s"), { side: names[0], chances: `${percent} %` })];
   if (result.exact !== null && result.exact !== undefined) {
-    parts.push(format(gettext("Exact: %(side)s finishes %(diff)s discs ahead."), { side: names[0], diff: result.exact }));
+    // Name the side that finishes ahead: a disc count is never negative.
+    if (result.exact === 0) parts.push(gettext("Exact: a draw with perfect play."));
+    else parts.push(format(gettext("Exact: %(side)s finishes %(diff)s discs ahead."), {
+      side: names[result.exact > 0 ? 0 : 1], diff: Math.abs(result.exact),
+    }));
   }
   if (result.best) parts.push(format(gettext("Best move: %(move)s; the line that follows: %(line)s"), { move: result.best, line: result.line.join(" ") }));
   return parts.join(" ");

@@ -14,6 +14,21 @@ const KIND_NAMES = () => ({
   mistake: gettext("Mistake"),
   blunder: gettext("Blunder"),
 });
+// Every move's label (games/ai/analysis.py LABELS); the errors also keep their marks.
+const LABEL_NAMES = () => ({
+  best: gettext("Best"),
+  excellent: gettext("Excellent"),
+  good: gettext("Good"),
+  forced: gettext("Forced"),
+  ...KIND_NAMES(),
+});
+const PHASES = ["opening", "middle", "end"];
+
+// Winning chances -1..+1 (for the first player) as a percentage for one side: 0-100, never negative.
+function percentFor(chances, side) {
+  const first = ((Math.max(-1, Math.min(1, chances)) + 1) / 2) * 100;
+  return Math.round(side === 0 ? first : 100 - first);
+}
 
 function svg(tag, attrs, parent) {
   const el = document.createElementNS(SVG, tag);
@@ -31,6 +46,7 @@ export function setupAnalysis({ root, replay, show, showPosition, onShow, names 
   const graphHost = box.querySelector("#analysis-graph");
   const summary = box.querySelector("#analysis-summary");
   const better = box.querySelector("#analysis-better");
+  const chancesLine = box.querySelector("#analysis-chances");
   const gameId = Number(box.dataset.gameId);
   let data = JSON.parse(document.getElementById("analysis-data").textContent || "{}");
   let pollTimer = null;
@@ -79,7 +95,7 @@ export function setupAnalysis({ root, replay, show, showPosition, onShow, names 
       hit.dataset.ply = ply;
       // The first player's winning chances as people read them, 0-100 % (the scale is -1..+1).
       svg("title", {}, hit).textContent = format(gettext("Move %(ply)s: %(chances)s"), {
-        ply, chances: `${Math.round(((Math.max(-1, Math.min(1, c)) + 1) / 2) * 100)} %`,
+        ply, chances: `${names[0]} ${percentFor(c, 0)} %`,
       });
     });
     marker = svg("line", { x1: 0, x2: 0, y1: 0, y2: HEIGHT, class: "eval-current" }, chart);
@@ -92,8 +108,18 @@ export function setupAnalysis({ root, replay, show, showPosition, onShow, names 
     placeMarker(currentPly);
   }
 
+  function showChances(ply) {
+    if (!chancesLine || !data.chances || data.chances[ply] === undefined) return;
+    const c = data.chances[ply];
+    chancesLine.hidden = false;
+    chancesLine.textContent = format(gettext("Winning chances: %(first)s %(p0)s, %(second)s %(p1)s"), {
+      first: names[0], p0: `${percentFor(c, 0)} %`, second: names[1], p1: `${percentFor(c, 1)} %`,
+    });
+  }
+
   function placeMarker(ply) {
     currentPly = ply;
+    showChances(ply);
     if (marker) {
       marker.setAttribute("x1", x(ply).toFixed(1));
       marker.setAttribute("x2", x(ply).toFixed(1));
@@ -107,9 +133,12 @@ export function setupAnalysis({ root, replay, show, showPosition, onShow, names 
     (data.summary || []).forEach((side, index) => {
       const row = document.createElement("tr");
       row.dataset.side = index;
+      const accuracy = (value) => (value === null || value === undefined ? "–" : `${value.toFixed(1)} %`);
+      const phases = side.phases || {};
       const cells = [
         names[index],
-        side.accuracy === null ? "–" : `${side.accuracy.toFixed(1)} %`,
+        accuracy(side.accuracy),
+        ...PHASES.map((phase) => accuracy(phases[phase])),
         side.counts.inaccuracy, side.counts.mistake, side.counts.blunder,
       ];
       cells.forEach((value, column) => {
@@ -134,14 +163,30 @@ export function setupAnalysis({ root, replay, show, showPosition, onShow, names 
 
   function markMoves() {
     const kinds = KIND_NAMES();
+    const labels = LABEL_NAMES();
     (data.judgements || []).forEach((judged) => {
       const item = root.querySelector(`#move-list li[data-ply="${judged.ply}"]`);
       if (!item || item.querySelector(".judgement")) return;
       const notes = [];
+      // Analyses made before labels existed carry none: only their errors show.
+      if (judged.label && !judged.kind) {
+        const tag = document.createElement("span");
+        tag.className = `judgement label-${judged.label}`;
+        tag.dataset.label = judged.label;
+        tag.textContent = labels[judged.label] || judged.label;
+        item.appendChild(tag);
+      }
+      if (judged.only) {
+        const only = document.createElement("span");
+        only.className = "judgement only-move";
+        only.textContent = gettext("Only move");
+        item.appendChild(only);
+      }
       if (judged.kind) {
         item.classList.add(`kind-${judged.kind}`);
         const mark = document.createElement("span");
         mark.className = `judgement kind-${judged.kind}`;
+        mark.dataset.label = judged.kind;
         mark.textContent = MARKS[judged.kind];
         mark.title = kinds[judged.kind];
         item.appendChild(mark);

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from games.ai import analysis
+from games.ai._cores import pure_python
 from games.ai.analysis import (
     PositionEval,
     classify,
@@ -181,7 +182,9 @@ def test_judge_game_counts_each_players_errors_and_accuracy():
     first, second = summarize(judged)
     assert second.counts == {"inaccuracy": 0, "mistake": 0, "blunder": 1}
     assert first.counts == {"inaccuracy": 1, "mistake": 0, "blunder": 0}
-    assert first.accuracy == pytest.approx((100 + move_accuracy(0.1)) / 2, abs=0.1)
+    # lichess's game accuracy: the mean of the (here unweighted) mean and the harmonic mean.
+    a = move_accuracy(0.1)
+    assert first.accuracy == pytest.approx(((100 + a) / 2 + 2 / (1 / 100 + 1 / a)) / 2, abs=0.1)
     assert second.accuracy < 50
     with pytest.raises(ValueError, match="one more than the moves"):
         judge_game(engine, moves, evals[:-1])
@@ -193,3 +196,132 @@ def test_a_finished_game_has_its_result_as_the_evaluation():
         state = REVERSI.play(state, move)
     final = evaluate(REVERSI, state)
     assert final.chances == 1.0 and final.best is None and final.exact == 64
+
+
+# The game report: labels, "only move", phases, lichess's game accuracy, the fitted curves
+
+
+def test_every_move_gets_a_label_from_its_drop():
+    assert analysis.label(0.0, forced=False) == "best"
+    assert analysis.label(0.03, forced=False) == "excellent"
+    assert analysis.label(0.08, forced=False) == "good"
+    assert analysis.label(0.1, forced=False) == "inaccuracy"
+    assert analysis.label(0.25, forced=False) == "mistake"
+    assert analysis.label(0.9, forced=False) == "blunder"
+    assert analysis.label(0.9, forced=True) == "forced"
+    # In the solver's phase the result is kept and the discs given away tell best from good.
+    assert analysis.label(0.0, forced=False, exact_loss=0) == "best"
+    assert analysis.label(0.0, forced=False, exact_loss=2) == "excellent"
+    assert analysis.label(0.0, forced=False, exact_loss=20) == "good"
+
+
+def test_the_perfect_reversi_move_that_still_wins_by_less_is_good_not_best():
+    state = REVERSI.from_fen(FFO_5)
+    before = evaluate(REVERSI, state)
+    g8 = judge_move(0, 0, "g8", before, evaluate(REVERSI, REVERSI.play(state, "g8")), forced=False)
+    g2 = judge_move(0, 0, "g2", before, evaluate(REVERSI, REVERSI.play(state, "g2")), forced=False)
+    assert (g8.label, g2.label) == ("best", "good")
+    assert before.only is False  # g2 keeps the win too: g8 is not the only move
+
+
+def _qttt_winning_moves(state) -> int:
+    me = QTTT.to_move(state)
+    return sum(_qttt_value(QTTT.play(state, m), me) == 1 for m in QTTT.legal_moves(state))
+
+
+def test_only_move_means_no_other_move_keeps_the_win_in_quantum_ttt():
+    win = QTTT.from_fen(QTTT_X_WINS)
+    result = evaluate(QTTT, win)
+    assert result.only == (_qttt_winning_moves(win) == 1)
+    judged = judge_move(0, 0, result.best, result, evaluate(QTTT, QTTT.play(win, result.best)), forced=False)
+    assert judged.only is result.only and judged.label == "best"
+
+
+def test_the_only_reversi_move_that_saves_the_corner_is_marked():
+    state = REVERSI.from_fen(CORNER_ON_OFFER)
+    before = evaluate(REVERSI, state)
+    taken = judge_move(0, 1, "a1", before, evaluate(REVERSI, REVERSI.play(state, "a1")), forced=False)
+    assert taken.label == "best"
+    assert taken.only is before.only
+    assert taken.chances > 0.65  # white's own winning chances after taking the corner, 0..1
+
+
+def test_a_player_who_blunders_once_among_best_moves_loses_much_accuracy():
+    """lichess's game accuracy: the harmonic mean makes one blunder count."""
+    good = [
+        judge_move(p, 0, "a", PositionEval(0.0, "a"), PositionEval(0.0, None), forced=False)
+        for p in range(19)
+    ]
+    blunder = judge_move(19, 0, "b", PositionEval(0.0, "a"), PositionEval(-0.8, None), forced=False)
+    assert analysis.game_accuracy(good) == pytest.approx(100.0, abs=0.1)
+    with_blunder = analysis.game_accuracy([*good, blunder])
+    plain_mean = sum(j.accuracy for j in [*good, blunder]) / 20
+    assert with_blunder < 90 < plain_mean  # the plain mean would hide the blunder
+    assert analysis.game_accuracy([]) is None
+
+
+def test_accuracy_is_given_per_phase_of_the_game():
+    engine = REVERSI
+    state = engine.initial()
+    moves = []
+    rng = random.Random(5)
+    while engine.outcome(state) is None:
+        move = rng.choice(engine.legal_moves(state))
+        moves.append(move)
+        state = engine.play(state, move)
+    evals = [PositionEval(0.0, None)] * (len(moves) + 1)  # every move keeps an even game: no losses
+    judged = judge_game(engine, moves, evals)
+    assert [j.phase for j in judged[:16]] == ["opening"] * 16
+    assert judged[20].phase == "middle" and judged[-1].phase == "end"
+    first, _ = summarize(judged, [e.chances for e in evals])
+    assert set(first.phases) == {"opening", "middle", "end"}
+    assert all(value == pytest.approx(100.0, abs=0.1) for value in first.phases.values())
+
+
+def test_winning_chances_read_as_percent_for_the_side_named_never_negative():
+    assert analysis.percent(-1.0) == 0.0 and analysis.percent(1.0) == 100.0
+    assert analysis.percent(-3.0) == 0.0  # out of range never shows below 0
+    assert analysis.percent(0.2) == pytest.approx(60.0)
+
+
+def test_the_fit_recovers_the_scale_that_made_the_results():
+    rng = random.Random(11)
+    samples = []
+    for _ in range(4000):
+        score = rng.uniform(-30, 30)
+        won = rng.random() < 1 / (1 + 2.718281828 ** (-score / 6.0))
+        samples.append((score, 1.0 if won else 0.0))
+    assert analysis.fit_scale(samples) == pytest.approx(6.0, rel=0.15)
+    assert analysis.log_loss(samples, 6.0) < analysis.log_loss(samples, 60.0)
+
+
+def test_the_committed_curves_say_how_they_were_fitted():
+    for slug in ("reversi", "ataxx", "quantum_ttt", "ultimate_ttt", "four_tac_toe"):
+        entry = analysis.calibration()[slug]
+        assert entry["scale"] > 0
+        assert entry["games"] >= 10 and entry["positions"] > 50 and "seed" in entry
+        assert entry["log_loss"] < 0.6931  # better than a coin toss on its own self-play
+
+
+@pytest.mark.parametrize("slug", ["reversi", "ataxx", "quantum_ttt", "ultimate_ttt", "four_tac_toe"])
+def test_the_compiled_analysis_is_reproducible_and_the_python_one_gives_the_same_kind_of_answer(slug):
+    engine = get(slug)
+    state = engine.initial()
+    rng = random.Random(2)
+    for _ in range(4):
+        state = engine.play(state, rng.choice(engine.legal_moves(state)))
+    assert analysis.compiled(slug)
+    first = evaluate(engine, state)
+    assert evaluate(engine, state) == first
+    with pure_python():
+        assert not analysis.compiled(slug)
+        fallback = evaluate(engine, state, analysis.PYTHON_BUDGET[slug])
+    assert fallback.best in engine.legal_moves(state) and -1.0 <= fallback.chances <= 1.0
+    assert fallback.score is not None or fallback.chances in (-1.0, 0.0, 1.0)
+
+
+def test_the_python_fallback_also_takes_the_corner():
+    state = REVERSI.from_fen(CORNER_ON_OFFER)
+    with pure_python():
+        before = evaluate(REVERSI, state)
+    assert before.best == "a1" and before.chances < -0.3
