@@ -50,3 +50,44 @@ def recent_games(player, *, limit: int = RECENT_GAMES) -> list[RecentGame]:
             )
         )
     return rows
+
+
+@dataclass(frozen=True)
+class YourMove:
+    """A game waiting for this player's move: the home page's "Your move" list."""
+
+    game: Game
+    side: int
+    deadline: datetime | None  # when a correspondence move is due (a live clock's fall is not listed)
+
+
+# A player seldom has more running games than this; beyond it the list (and the count) stops.
+YOUR_MOVE_LIMIT = 100
+
+
+def your_move(user) -> list[YourMove]:
+    """The running games where it is ``user``'s turn: correspondence first, the most urgent first.
+
+    Whose turn it is lives in the position (a Quantum collapse makes one side
+    move twice), so it is read from each running game's state, not from the ply.
+    """
+    if user is None or not user.is_authenticated:
+        return []
+    running = (
+        Game.objects.filter(Q(user0=user) | Q(user1=user), status=Game.Status.ACTIVE)
+        .select_related("user0", "user1")
+        .order_by("flag_at", "pk")[:YOUR_MOVE_LIMIT]
+    )
+    waiting = []
+    for game in running:
+        side = 0 if game.user0_id == user.pk else 1
+        if game.to_move == side:
+            waiting.append(
+                YourMove(game=game, side=side, deadline=game.deadline() if game.days_per_move else None)
+            )
+    waiting.sort(key=lambda item: (item.deadline is None, item.deadline or item.game.started_at))
+    return waiting
+
+
+def your_move_count(user) -> int:
+    return len(your_move(user))
