@@ -61,9 +61,9 @@ def _ranked(game_slug: str, *, correspondence: bool = False) -> QuerySet[Rating]
     )
 
 
-def _pool(*, correspondence: bool) -> dict[str, int]:
-    """The games of one rating pool: correspondence (days per move) or live."""
-    return {"days_per_move__gt": 0} if correspondence else {"days_per_move": 0}
+def _pool(*, correspondence: bool, via: str = "") -> dict[str, int]:
+    """The games of one rating pool: correspondence (days per move) or live (``via``: the path to the game)."""
+    return {f"{via}days_per_move__gt": 0} if correspondence else {f"{via}days_per_move": 0}
 
 
 # --- points (seed 004): a point per win over a person, none for draws, casual games or wins over the computer.
@@ -357,7 +357,7 @@ def _pool_blocks(player, *, correspondence: bool) -> list[ProfileRating]:
         if rating is not None and rating.rated_games:
             changes = list(
                 RatingChange.objects.filter(
-                    user=player, game__game=slug, **_pool(correspondence=correspondence)
+                    user=player, game__game=slug, **_pool(correspondence=correspondence, via="game__")
                 )
                 .order_by("-created_at", "-pk")
                 .values_list("before", "after")[:CHART_GAMES]

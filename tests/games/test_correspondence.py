@@ -247,3 +247,17 @@ def test_a_correspondence_win_changes_the_correspondence_rating_only(alice, bob,
     assert rows[("bob", True)].value > 1500 > rows[("alice", True)].value
     game.refresh_from_db()
     assert game.rated and game.place1_at_end is None  # nobody was ranked in correspondence yet
+
+
+def test_profile_and_rankings_show_the_correspondence_rating_apart(alice, bob, clock, client):
+    game = three_day_game(alice, bob)
+    services.resign(game_id=game.pk, identity=me(alice))
+    apply_ratings_for_game(game_id=game.pk)
+    live = client.get("/rankings/reversi/").content.decode()
+    assert "Nobody is ranked yet" in live
+    corr = client.get("/rankings/reversi/?pool=correspondence").content.decode()
+    assert 'data-pool="correspondence" aria-current="page"' in corr
+    assert "/players/bob/" in corr and "/players/alice/" in corr
+    profile = client.get("/players/bob/").content.decode()
+    assert 'data-pool="correspondence"' in profile
+    assert "Reversi, correspondence" in profile
