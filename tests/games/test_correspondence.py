@@ -261,3 +261,74 @@ def test_profile_and_rankings_show_the_correspondence_rating_apart(alice, bob, c
     profile = client.get("/players/bob/").content.decode()
     assert 'data-pool="correspondence"' in profile
     assert "Reversi, correspondence" in profile
+
+
+def logged_in(user):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_the_new_game_form_sets_up_three_days_per_move_and_the_lobby_shows_it(alice, bob):
+    page = logged_in(alice).get("/").content.decode()
+    assert 'name="days"' in page and "3 days per move" in page
+    response = logged_in(alice).post(
+        "/play/new/",
+        {"game": "ataxx", "opponent": "lobby", "minutes": "5", "increment": "0", "days": "3", "side": "0"},
+    )
+    game = Game.objects.get()
+    assert response.status_code == 302 and response["Location"] == game.get_absolute_url()
+    assert (game.days_per_move, game.time_control, game.increment) == (3, 3 * 86_400, 0)
+    lobby = logged_in(bob).get("/").content.decode()
+    assert "Ataxx against alice, 3 days per move" in lobby
+    listed = logged_in(bob).get("/lobby.json").json()["challenges"]
+    assert [(c["clock"], c["days_per_move"]) for c in listed] == [("3 days", 3)]
+
+
+def test_days_per_move_against_the_computer_is_refused_with_a_clear_error(alice):
+    response = logged_in(alice).post(
+        "/play/new/",
+        {
+            "game": "reversi",
+            "opponent": "computer",
+            "level": "easy",
+            "minutes": "5",
+            "days": "3",
+            "side": "0",
+        },
+    )
+    assert response.status_code == 400
+    assert "Correspondence games are between people." in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_the_home_page_lists_your_move_and_the_header_counts_it(alice, bob, clock):
+    game = three_day_game(alice, bob)
+    live = services.create_human_game(identity=me(bob), game="ataxx", kind=Game.Kind.INVITE_LINK, side=0)
+    services.join_game(game_id=live.pk, identity=me(alice), token=live.invite_token)
+    home = logged_in(alice).get("/")
+    waiting = [item.game.pk for item in home.context["your_move"]]
+    assert waiting == [game.pk], "Bob moves first in the live game"
+    page = home.content.decode()
+    assert f'<li data-game-id="{game.pk}">' in page and "move by" in page
+    assert home.context["your_move_count"] == 1
+    assert (
+        'data-nav="your-move"' in page
+        and 'data-nav="your-move" data-label="games waiting for your move" hidden' not in page
+    )
+    bob_home = logged_in(bob).get("/")
+    assert [item.game.pk for item in bob_home.context["your_move"]] == [live.pk]
+    services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    assert logged_in(alice).get("/").context["your_move_count"] == 0
+    assert logged_in(bob).get("/").context["your_move_count"] == 2
+
+
+def test_the_mail_opt_in_is_a_setting_of_registered_players(alice, client):
+    response = logged_in(alice).post(
+        "/settings/", {"theme": "auto", "palette": "classic", "ai_level": "easy", "correspondence_mail": "on"}
+    )
+    assert response.status_code == 302
+    assert Preferences.objects.get(user=alice).correspondence_mail
+    assert "correspondence_mail" not in client.get("/settings/").content.decode(), "not offered to guests"
