@@ -155,6 +155,10 @@ class Game(models.Model):
     # seconds) finds overdue games through this index, so no obligation lives
     # only in a broker message or in one process's memory.
     attention_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The side to move while the game runs (null otherwise), kept by ``deadlines.refresh``
+    # with every change: the "Your move" list and the header's count on every page read
+    # it in SQL instead of parsing each running game's position.
+    mover = models.SmallIntegerField(null=True, blank=True)
 
     # Draw offers (human games): who offers, when, and the cool-down after a decline.
     draw_offer_side = models.SmallIntegerField(null=True, blank=True)

@@ -60,7 +60,8 @@ def next_attention(game: Game, *, now: datetime) -> datetime | None:
 
 
 def refresh(game: Game, *, now: datetime) -> None:
-    """Recompute ``flag_at`` and ``attention_at`` after any change to the game."""
+    """Recompute ``flag_at``, ``attention_at`` and ``mover`` after any change to the game."""
+    game.mover = game.to_move if game.status == Game.Status.ACTIVE else None
     if game.status != Game.Status.ACTIVE or not game.time_control or game.turn_started_at is None:
         game.flag_at = None
     else:

@@ -69,25 +69,30 @@ def your_move(user) -> list[YourMove]:
     """The running games where it is ``user``'s turn: correspondence first, the most urgent first.
 
     Whose turn it is lives in the position (a Quantum collapse makes one side
-    move twice), so it is read from each running game's state, not from the ply.
+    move twice, so the ply's parity does not tell); ``Game.mover`` keeps it
+    with every change, so this is one query that parses no position.
     """
     if user is None or not user.is_authenticated:
         return []
-    running = (
-        Game.objects.filter(Q(user0=user) | Q(user1=user), status=Game.Status.ACTIVE)
-        .select_related("user0", "user1")
-        .order_by("flag_at", "pk")[:YOUR_MOVE_LIMIT]
+    waiting = (
+        _your_move_games(user).select_related("user0", "user1").order_by("-days_per_move", "flag_at", "pk")
     )
-    waiting = []
-    for game in running:
-        side = 0 if game.user0_id == user.pk else 1
-        if game.to_move == side:
-            waiting.append(
-                YourMove(game=game, side=side, deadline=game.deadline() if game.days_per_move else None)
-            )
-    waiting.sort(key=lambda item: (item.deadline is None, item.deadline or item.game.started_at))
-    return waiting
+    items = [
+        YourMove(
+            game=game,
+            side=game.mover,
+            deadline=game.flag_at if game.days_per_move else None,
+        )
+        for game in waiting[:YOUR_MOVE_LIMIT]
+    ]
+    items.sort(key=lambda item: (item.deadline is None, item.deadline or item.game.started_at))
+    return items
+
+
+def _your_move_games(user):
+    return Game.objects.filter(Q(user0=user, mover=0) | Q(user1=user, mover=1), status=Game.Status.ACTIVE)
 
 
 def your_move_count(user) -> int:
-    return len(your_move(user))
+    """How many running games wait for ``user``'s move (one COUNT)."""
+    return _your_move_games(user)[:YOUR_MOVE_LIMIT].count()
