@@ -81,8 +81,8 @@ class NewGameForm(forms.Form):
         coerce=int,
         choices=days_choices,
         initial=0,
-        required=False,
-        empty_value=0,
+        required=False,  # an older page without the field: a live game
+        empty_value=None,
     )
     rated = forms.ChoiceField(
         label=_("Rated or casual"), choices=RATED_CHOICES, initial="rated", required=False
