@@ -71,6 +71,7 @@ class SettingsForm(forms.ModelForm):
             "block_invitations",
             "chat",
             "chat_spectators",
+            "correspondence_mail",
         ]
         widgets = {
             "theme": forms.RadioSelect,
@@ -81,12 +82,17 @@ class SettingsForm(forms.ModelForm):
             "block_invitations": _("Nobody can invite you to a game; you can still join open challenges."),
             "hints": _("Show the legal moves when playing the computer."),
             "chat": _("Off: the game page shows no chat and you receive no chat lines."),
+            "correspondence_mail": _(
+                "To your verified address: one mail per game when it becomes your turn (at most one a day), "
+                "and a reminder when less than 12 hours are left for your move."
+            ),
         }
 
     def __init__(self, *args: Any, registered: bool, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if not registered:
             del self.fields["block_invitations"]
+            del self.fields["correspondence_mail"]
 
 
 class PlayerCreationForm(UserCreationForm):

@@ -137,6 +137,8 @@ class Preferences(models.Model):
     chat = models.BooleanField(_("chat in games"), default=True)
     # The spectators' room, for a player of the game (spectators always see it).
     chat_spectators = models.BooleanField(_("show the spectators' chat to me as a player"), default=False)
+    # Opt-in: mails go only to a verified address (games/services/correspondence_mail.py).
+    correspondence_mail = models.BooleanField(_("e-mail me about my correspondence games"), default=False)
 
     class Meta:
         verbose_name = _("preferences")

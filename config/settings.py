@@ -162,6 +162,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.site_user",
+                "games.context_processors.your_move",
             ],
         },
     },
@@ -299,6 +300,17 @@ CACHES = {
 SESSION_ENGINE = "django.contrib.sessions.backends." + ("cached_db" if REDIS_URL else "db")
 # Only visitors who act get a session (a guest starts with its first game or join,
 # never by viewing a page), and expired ones are deleted daily: nothing else would.
+# Correspondence mails (games/services/correspondence_mail.py): swept from the
+# database, so a mail lost with a worker is sent by the next run; on the default queue.
+GAMES_MAIL_SWEEP_SECONDS = env_int("GAMES_MAIL_SWEEP_SECONDS", 60)
+CELERY_BEAT_SCHEDULE["games-correspondence-mails"] = {
+    "task": "games.correspondence_mails",
+    "schedule": float(GAMES_MAIL_SWEEP_SECONDS),
+    "options": {"expires": float(GAMES_MAIL_SWEEP_SECONDS)},
+}
+# The site's address in mails sent without a request (correspondence): scheme and first allowed host.
+SITE_URL = os.getenv("SITE_URL") or f"{'https' if HTTPS else 'http'}://{ALLOWED_HOSTS[0]}"
+
 CELERY_BEAT_SCHEDULE["accounts-clear-expired-sessions"] = {
     "task": "accounts.clear_expired_sessions",
     "schedule": 24 * 3600.0,

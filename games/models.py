@@ -8,13 +8,14 @@ not replay the whole game.
 from __future__ import annotations
 
 import secrets
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from accounts.guests import display_name
 from games.engines import ENGINES, Engine, OutcomeReason, get
@@ -33,6 +34,9 @@ MAX_INCREMENT_SECONDS = 60
 TAKEBACK_COOLDOWN_PLIES = 4  # a side may ask for a takeback at most once per this many plies
 TAKEBACK_MIN_CLOCK_MS = 10_000  # no takeback while either clock is under 10 s (docs/protocol.md)
 DRAW_COOLDOWN_PLIES = 10  # after a decline, the same side may offer a draw again only this many plies later
+# Correspondence games: days each move may take (the clock is reset to this after every move).
+DAYS_PER_MOVE_CHOICES = [1, 2, 3, 5, 7, 14]
+DAY_SECONDS = 86_400
 
 
 class EndReason(models.TextChoices):
@@ -55,8 +59,11 @@ class EndReason(models.TextChoices):
     EXPIRED = "expired", _("Expired")
 
 
-def time_control_label(base_seconds: int, increment: int) -> str:
-    """The label of a clock: "5+3" for five minutes each and three seconds a move; empty when untimed."""
+def time_control_label(base_seconds: int, increment: int, days_per_move: int = 0) -> str:
+    """The label of a clock: "5+3" for five minutes each and three seconds a move, "3 days" for
+    three days per move (correspondence); empty when untimed."""
+    if days_per_move:
+        return ngettext("%(days)d day", "%(days)d days", days_per_move) % {"days": days_per_move}
     if not base_seconds:
         return ""
     minutes = base_seconds // 60
@@ -131,6 +138,11 @@ class Game(models.Model):
     time_control = models.PositiveIntegerField(default=DEFAULT_TIME_MINUTES * 60)  # seconds each; 0 = untimed
     # Fischer increment: seconds added to the mover's clock after each of its moves (0 = none).
     increment = models.PositiveSmallIntegerField(default=0)
+    # Correspondence: days each move may take (0 = a live clock). Such a game keeps
+    # ``time_control`` = the days in seconds, and each move resets the mover's clock
+    # to it (``charge_clock``), so the deadline is the clock: flag_at, the sweep and
+    # the envelope's clock check treat an expired move like a fallen flag.
+    days_per_move = models.PositiveSmallIntegerField(default=0)
     clock0_ms = models.IntegerField(default=0)
     clock1_ms = models.IntegerField(default=0)
     turn_started_at = models.DateTimeField(null=True, blank=True)
@@ -143,6 +155,10 @@ class Game(models.Model):
     # seconds) finds overdue games through this index, so no obligation lives
     # only in a broker message or in one process's memory.
     attention_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The side to move while the game runs (null otherwise), kept by ``deadlines.refresh``
+    # with every change: the "Your move" list and the header's count on every page read
+    # it in SQL instead of parsing each running game's position.
+    mover = models.SmallIntegerField(null=True, blank=True)
 
     # Draw offers (human games): who offers, when, and the cool-down after a decline.
     draw_offer_side = models.SmallIntegerField(null=True, blank=True)
@@ -303,15 +319,29 @@ class Game(models.Model):
         ``services.decide.apply_move``. An untimed game keeps its clock as it is.
         """
         left = self.clock_ms(side)
-        if self.time_control:
+        if self.days_per_move:
+            # Per move, not per game: the mover's next turn starts with the full days again.
+            left = self.time_control * 1000
+            self.set_clock(side, left)
+        elif self.time_control:
             left = left - used_ms + self.increment * 1000
             self.set_clock(side, left)
         return left
 
     @property
+    def correspondence(self) -> bool:
+        return bool(self.days_per_move)
+
+    def deadline(self) -> datetime | None:
+        """When the side to move loses on time (a correspondence move's deadline), or None."""
+        if self.status != self.Status.ACTIVE or not self.time_control or self.turn_started_at is None:
+            return None
+        return self.turn_started_at + timedelta(milliseconds=self.clock_ms(self.to_move))
+
+    @property
     def time_control_label(self) -> str:
-        """The clock as players write it: "5+3" (base minutes + increment seconds); empty when untimed."""
-        return time_control_label(self.time_control, self.increment)
+        """The clock as players write it: "5+3" (base minutes + increment seconds), "3 days"; empty when untimed."""
+        return time_control_label(self.time_control, self.increment, self.days_per_move)
 
     def remaining_ms(self, side: int, *, now: datetime | None = None) -> int:
         """Milliseconds left on ``side``'s clock right now (only the mover's clock runs)."""
@@ -473,3 +503,32 @@ class Seek(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} seeks {self.game} {self.minutes}'"
+
+
+class TurnMail(models.Model):
+    """A correspondence mail sent (or being sent) to a player: stored so each goes exactly once.
+
+    One row per game, player, kind and ply (the unique constraint): the mail
+    sweep inserts the row and sends the mail in one transaction, so a worker
+    killed before the commit leaves no row and the next sweep sends it again,
+    and two sweeps at once cannot both insert it (docs/decisions.md).
+    """
+
+    class Kind(models.TextChoices):
+        TURN = "turn", _("Your turn")
+        REMINDER = "reminder", _("Reminder")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    ply = models.PositiveIntegerField()  # the ply of the turn the mail is about
+    sent_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user", "kind", "ply"], name="games_turnmail_once"),
+        ]
+        indexes = [models.Index(fields=["game", "user", "kind", "sent_at"], name="games_turnmail_last")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} mail to {self.user_id} for {self.game_id} at ply {self.ply}"

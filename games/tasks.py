@@ -66,6 +66,14 @@ def attend_overdue() -> int:
     return services.attend_overdue() + pairing.sweep()
 
 
+@shared_task(name="games.correspondence_mails", acks_late=True)
+def correspondence_mails() -> int:
+    """Periodic (beat, every GAMES_MAIL_SWEEP_SECONDS): the correspondence mails now due, each exactly once."""
+    from games.services.correspondence_mail import send_due_mails
+
+    return send_due_mails()
+
+
 @shared_task(**RELIABLE)
 def lapse_draw_offer(game_id: int, offered_at: str) -> None:
     # A game deleted since (with the account that played it) has no offer left to lapse.

@@ -15,6 +15,8 @@ class Rating(models.Model):
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
     game = models.CharField(max_length=20, choices=GAME_CHOICES)
+    # Correspondence games (days per move) are rated apart from live ones: a second row per game.
+    correspondence = models.BooleanField(default=False)
     value = models.FloatField(default=INITIAL_RATING)
     rated_games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
@@ -23,8 +25,14 @@ class Rating(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "game"], name="ratings_rating_one_per_game")]
-        indexes = [models.Index(fields=["game", "-value"], name="ratings_rating_board")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "game", "correspondence"], name="ratings_rating_one_per_pool"
+            )
+        ]
+        indexes = [
+            models.Index(fields=["game", "correspondence", "-value"], name="ratings_rating_pool_board")
+        ]
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.game} {self.value:.1f}"

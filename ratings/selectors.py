@@ -55,18 +55,26 @@ UNRATED_REASONS: dict[str, Promise | str] = {  # keyed by UnratedReason; stored 
 }
 
 
-def _ranked(game_slug: str) -> QuerySet[Rating]:
-    return Rating.objects.filter(game=game_slug, rated_games__gt=0, user__is_active=True)
+def _ranked(game_slug: str, *, correspondence: bool = False) -> QuerySet[Rating]:
+    return Rating.objects.filter(
+        game=game_slug, correspondence=correspondence, rated_games__gt=0, user__is_active=True
+    )
+
+
+def _pool(*, correspondence: bool, via: str = "") -> dict[str, int]:
+    """The games of one rating pool: correspondence (days per move) or live (``via``: the path to the game)."""
+    return {f"{via}days_per_move__gt": 0} if correspondence else {f"{via}days_per_move": 0}
 
 
 # --- points (seed 004): a point per win over a person, none for draws, casual games or wins over the computer.
 # Guests are anonymous (a second browser makes one), so, as with ratings, only wins over
 # another registered player earn a point.
-def _wins_over_people(side: int) -> QuerySet[Game]:
+def _wins_over_people(side: int, *, correspondence: bool) -> QuerySet[Game]:
     """Finished games ``side`` won against another registered player (for the outer Rating row)."""
     other = 1 - side
     return Game.objects.filter(
         **{f"user{side}": OuterRef("user"), f"user{other}__isnull": False, f"ai{other}": ""},
+        **_pool(correspondence=correspondence),
         game=OuterRef("game"),
         status=Game.Status.FINISHED,
         winner=side,
@@ -78,22 +86,28 @@ def _count(games: QuerySet[Game]):
     return Coalesce(Subquery(games.order_by().values("game").annotate(n=Count("pk")).values("n")[:1]), 0)
 
 
-def points_expression():
-    """An annotation for Rating rows: the player's points in that game."""
-    return _count(_wins_over_people(0)) + _count(_wins_over_people(1))
+def points_expression(*, correspondence: bool = False):
+    """An annotation for Rating rows: the player's points in that game (in one pool)."""
+    return _count(_wins_over_people(0, correspondence=correspondence)) + _count(
+        _wins_over_people(1, correspondence=correspondence)
+    )
 
 
 RANKING_ORDERS = ("rating", "points")
 
 
-def ranking(game_slug: str, *, order: str = "rating") -> QuerySet[Rating]:
+def ranking(game_slug: str, *, order: str = "rating", correspondence: bool = False) -> QuerySet[Rating]:
     """The leaderboard of one game, best first by Elo rating or by points.
 
     Each row is annotated with ``points`` and with ``place`` in the chosen order
     (ties share a place).
     """
     shown_value = Floor(F("value") + 0.5)
-    rows = _ranked(game_slug).select_related("user").annotate(points=points_expression())
+    rows = (
+        _ranked(game_slug, correspondence=correspondence)
+        .select_related("user")
+        .annotate(points=points_expression(correspondence=correspondence))
+    )
     if order == "points":
         return rows.annotate(place=Window(Rank(), order_by=F("points").desc())).order_by(
             "place", shown_value.desc(), Lower("user__username"), "user_id"
@@ -103,14 +117,15 @@ def ranking(game_slug: str, *, order: str = "rating") -> QuerySet[Rating]:
     )
 
 
-def points_by_game(player) -> dict[str, int]:
-    """The player's points in each game (games without a point are absent)."""
+def points_by_game(player, *, correspondence: bool = False) -> dict[str, int]:
+    """The player's points in each game of one pool (games without a point are absent)."""
     points: dict[str, int] = {}
     for side in (0, 1):
         other = 1 - side
         wins = (
             Game.objects.filter(
                 **{f"user{side}": player, f"user{other}__isnull": False, f"ai{other}": ""},
+                **_pool(correspondence=correspondence),
                 status=Game.Status.FINISHED,
                 winner=side,
                 casual=False,
@@ -125,18 +140,21 @@ def points_by_game(player) -> dict[str, int]:
     return points
 
 
-def place_of(user, game_slug: str) -> int | None:
-    """The player's place in that game's ranking, None when not ranked."""
+def place_of(user, game_slug: str, *, correspondence: bool = False) -> int | None:
+    """The player's place in that game's ranking (live or correspondence), None when not ranked."""
     if user is None or getattr(user, "pk", None) is None:
         return None
-    value = _ranked(game_slug).filter(user=user).values_list("value", flat=True).first()
+    ranked = _ranked(game_slug, correspondence=correspondence)
+    value = ranked.filter(user=user).values_list("value", flat=True).first()
     if value is None:
         return None
     # A shown rating above ours is one rounding to at least shown(value) + 1.
-    return 1 + _ranked(game_slug).filter(value__gte=shown(value) + 0.5).count()
+    return 1 + ranked.filter(value__gte=shown(value) + 0.5).count()
 
 
-def places_for(pairs: Iterable[tuple[int | None, str]]) -> dict[tuple[int, str], int]:
+def places_for(
+    pairs: Iterable[tuple[int | None, str]], *, correspondence: bool = False
+) -> dict[tuple[int, str], int]:
     """Places for many (user_id, game_slug) pairs: one query per game. Unranked pairs are absent
     (and so are pairs without a user)."""
     by_game: dict[str, set[int]] = {}
@@ -146,7 +164,7 @@ def places_for(pairs: Iterable[tuple[int | None, str]]) -> dict[tuple[int, str],
     places: dict[tuple[int, str], int] = {}
     for slug, user_ids in by_game.items():
         higher = (
-            _ranked(slug)
+            _ranked(slug, correspondence=correspondence)
             .filter(value__gte=OuterRef("threshold"))
             .order_by()
             .values("game")
@@ -154,7 +172,7 @@ def places_for(pairs: Iterable[tuple[int | None, str]]) -> dict[tuple[int, str],
             .values("n")
         )
         rows = (
-            _ranked(slug)
+            _ranked(slug, correspondence=correspondence)
             .filter(user_id__in=user_ids)
             .annotate(threshold=Floor(F("value") + 0.5) + 0.5)
             .annotate(higher=Coalesce(Subquery(higher), 0))
@@ -315,23 +333,32 @@ class ProfileRating:
     chart_points: str
     chart_first: int | None
     chart_last: int | None
+    correspondence: bool = False
 
 
 CHART_GAMES = 100  # the graph shows the last hundred rated games
 
 
 def profile_ratings(player) -> list[ProfileRating]:
-    """One block per game: rating, place and the points of a small rating graph."""
-    ratings = {r.game: r for r in Rating.objects.filter(user=player)}
-    places = places_for((player.pk, slug) for slug in ratings)
-    points = points_by_game(player)
+    """One block per game (live), then one per game the player has a correspondence rating in."""
+    blocks = _pool_blocks(player, correspondence=False)
+    return blocks + [b for b in _pool_blocks(player, correspondence=True) if b.rating is not None]
+
+
+def _pool_blocks(player, *, correspondence: bool) -> list[ProfileRating]:
+    """Rating, place and the points of a small rating graph, per game, in one pool."""
+    ratings = {r.game: r for r in Rating.objects.filter(user=player, correspondence=correspondence)}
+    places = places_for(((player.pk, slug) for slug in ratings), correspondence=correspondence)
+    points = points_by_game(player, correspondence=correspondence)
     blocks = []
     for slug in ENGINES:
         rating = ratings.get(slug)
         values: list[float] = []
         if rating is not None and rating.rated_games:
             changes = list(
-                RatingChange.objects.filter(user=player, game__game=slug)
+                RatingChange.objects.filter(
+                    user=player, game__game=slug, **_pool(correspondence=correspondence, via="game__")
+                )
                 .order_by("-created_at", "-pk")
                 .values_list("before", "after")[:CHART_GAMES]
             )
@@ -348,6 +375,7 @@ def profile_ratings(player) -> list[ProfileRating]:
                 chart_points=sparkline(values) if len(values) > 1 else "",
                 chart_first=shown(values[0]) if values else None,
                 chart_last=shown(values[-1]) if values else None,
+                correspondence=correspondence,
             )
         )
     return blocks
@@ -358,5 +386,9 @@ def rating_value(user: object, game: str) -> int:
     user_id = getattr(user, "pk", None)
     value = None
     if isinstance(user_id, int):
-        value = Rating.objects.filter(user_id=user_id, game=game).values_list("value", flat=True).first()
+        value = (
+            Rating.objects.filter(user_id=user_id, game=game, correspondence=False)
+            .values_list("value", flat=True)
+            .first()
+        )
     return shown(INITIAL_RATING if value is None else value)

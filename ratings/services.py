@@ -80,7 +80,10 @@ def apply_ratings_for_game(*, game_id: int) -> Applied:
         # their own autocommit statement: inserting inside the locked transaction
         # would hold the new rows out of id order and could deadlock two workers.
         Rating.objects.bulk_create(
-            [Rating(user_id=uid, game=game.game) for uid in sorted(_players(game))],
+            [
+                Rating(user_id=uid, game=game.game, correspondence=game.correspondence)
+                for uid in sorted(_players(game))
+            ],
             ignore_conflicts=True,
         )
 
@@ -103,19 +106,20 @@ def apply_ratings_for_game(*, game_id: int) -> Applied:
             # cannot deadlock; this also serialises the farming count per pair.
             ids = sorted(_players(game))
             for uid in ids:  # rows deleted since the insert above (rare): make them again
-                Rating.objects.get_or_create(user_id=uid, game=game.game)
+                Rating.objects.get_or_create(user_id=uid, game=game.game, correspondence=game.correspondence)
             ratings = {
                 r.user_id: r
                 for r in Rating.objects.select_for_update()
-                .filter(user_id__in=ids, game=game.game)
+                .filter(user_id__in=ids, game=game.game, correspondence=game.correspondence)
                 .order_by("user_id")
             }
             if _is_farming(game):
                 reason = UnratedReason.FARMING
 
         # Each player's place when the game ended, before this game's change.
-        game.place0_at_end = place_of(game.user0, game.game) if game.user0_id else None
-        game.place1_at_end = place_of(game.user1, game.game) if game.user1_id else None
+        pool = game.correspondence
+        game.place0_at_end = place_of(game.user0, game.game, correspondence=pool) if game.user0_id else None
+        game.place1_at_end = place_of(game.user1, game.game, correspondence=pool) if game.user1_id else None
         game.rated = reason is None
         game.unrated_reason = reason or ""
         game.save(update_fields=["rated", "unrated_reason", "place0_at_end", "place1_at_end"])

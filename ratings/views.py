@@ -33,14 +33,28 @@ def rankings(request: HttpRequest, game: str) -> HttpResponse:
     order = request.GET.get("sort", "rating")
     if order not in selectors.RANKING_ORDERS:
         order = "rating"
-    page = Paginator(selectors.ranking(game, order=order), RANKING_PAGE_SIZE).get_page(
-        request.GET.get("page")
+    # The correspondence tab: games of days per move are ranked apart from live ones.
+    correspondence = request.GET.get("pool") == "correspondence"
+    page = Paginator(
+        selectors.ranking(game, order=order, correspondence=correspondence), RANKING_PAGE_SIZE
+    ).get_page(request.GET.get("page"))
+    my_place = (
+        selectors.place_of(request.user, game, correspondence=correspondence)
+        if request.user.is_authenticated
+        else None
     )
-    my_place = selectors.place_of(request.user, game) if request.user.is_authenticated else None
     return render(
         request,
         "ratings/rankings.html",
-        {"engine": engine, "engines": ENGINES.values(), "page": page, "my_place": my_place, "order": order},
+        {
+            "engine": engine,
+            "engines": ENGINES.values(),
+            "page": page,
+            "my_place": my_place,
+            "order": order,
+            "correspondence": correspondence,
+            "pool_query": "pool=correspondence&" if correspondence else "",
+        },
     )
 
 

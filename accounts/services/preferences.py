@@ -14,7 +14,17 @@ from django.http import HttpRequest
 from accounts.models import Preferences
 
 SESSION_KEY = "preferences"
-FIELDS = ("theme", "palette", "ai_level", "hints", "sound", "block_invitations", "chat", "chat_spectators")
+FIELDS = (
+    "theme",
+    "palette",
+    "ai_level",
+    "hints",
+    "sound",
+    "block_invitations",
+    "chat",
+    "chat_spectators",
+    "correspondence_mail",
+)
 # Guests cannot be invited (they have no name to invite), so the switch is theirs only when registered.
 GUEST_FIELDS = ("theme", "palette", "ai_level", "hints", "sound", "chat", "chat_spectators")
 
@@ -65,6 +75,7 @@ def get_preferences(request: HttpRequest) -> dict[str, Any]:
         stored = session.get(SESSION_KEY) if session is not None else None
         prefs = clean_preferences(stored if isinstance(stored, dict) else {})
         prefs["block_invitations"] = False
+        prefs["correspondence_mail"] = False
     request._site_preferences = prefs  # type: ignore[attr-defined]
     return prefs
 
@@ -80,6 +91,7 @@ def save_preferences(request: HttpRequest, values: dict[str, Any]) -> dict[str, 
         fields = {name: values[name] for name in GUEST_FIELDS if name in values}
         prefs = clean_preferences({**get_preferences(request), **fields})
         prefs["block_invitations"] = False
+        prefs["correspondence_mail"] = False
         request.session[SESSION_KEY] = {name: prefs[name] for name in GUEST_FIELDS}
     request._site_preferences = prefs  # type: ignore[attr-defined]
     return prefs

@@ -121,6 +121,7 @@ def _changed_by_moves(game: Game) -> MovePatchFields:
             "timed": bool(game.time_control),
             "initial_ms": game.time_control * 1000,
             "increment_ms": game.increment * 1000,
+            "days_per_move": game.days_per_move,
             "ms": [max(0, game.remaining_ms(0, now=now)), max(0, game.remaining_ms(1, now=now))],
             "running": running,
             "at": int(time.time() * 1000),
@@ -222,4 +223,32 @@ def send_paired(user_id: int, game_id: int) -> None:
     from accounts.consumers import user_group
 
     payload = {"type": "paired", "game_id": game_id, "url": f"/play/{game_id}/"}
+    async_to_sync(get_channel_layer().group_send)(user_group(user_id), {"type": "notify", "payload": payload})
+
+
+def send_your_turn(user_id: int, game_id: int) -> None:
+    """Tell a player's open pages (the /ws/notify/ socket) that a correspondence game waits for their move.
+
+    Sent after the move committed; carries the deadline and the new count of
+    games waiting for the player, for the header's "Your move" badge.
+    """
+    from accounts.consumers import user_group
+    from games.store.selectors import your_move_count
+
+    game = Game.objects.filter(pk=game_id).select_related("user0", "user1").first()
+    if game is None or game.status != Game.Status.ACTIVE:
+        return
+    side = game.to_move
+    if game.user_id_of(side) != user_id:
+        return  # the turn moved on again before this was sent
+    deadline = game.deadline()
+    payload = {
+        "type": "your_turn",
+        "game_id": game.pk,
+        "game": game.game,
+        "url": game.get_absolute_url(),
+        "opponent": game.side_name(1 - side),
+        "deadline": int(deadline.timestamp() * 1000) if deadline else None,
+        "your_move": your_move_count(game.user_of(side)),
+    }
     async_to_sync(get_channel_layer().group_send)(user_group(user_id), {"type": "notify", "payload": payload})

@@ -134,6 +134,7 @@ class Clock(TypedDict):
     timed: bool
     initial_ms: int
     increment_ms: int  # added to the mover's clock after each of its moves (Fischer)
+    days_per_move: int  # a correspondence game: each move may take this many days (0 = live)
     ms: list[int]
     running: int | None
     at: int

@@ -56,6 +56,10 @@ class Code(StrEnum):
     POSITION_OVER = "position_over"
 
 
+# The events after which the side to move may be another player: the mover hears it is their turn.
+TURN_EVENTS = frozenset({"start", "move", "takeback"})
+
+
 class GameError(Exception):
     """A refused command: ``code`` for programs, ``message`` for people."""
 
@@ -113,4 +117,4 @@ def commit_and_announce(game: Game, event: EventName) -> None:
     payload = events.snapshot(game)
     game_id = game.pk
     transaction.on_commit(lambda: events.send_game_event(game_id, event, payload))
-    queue.follow_up(game)
+    queue.follow_up(game, turn_changed=event in TURN_EVENTS)

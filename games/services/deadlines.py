@@ -21,8 +21,20 @@ IDLE_COMPUTER_EXPIRY = timedelta(days=30)  # an untimed computer game nobody tou
 REMATCH_OFFER_LIFETIME = timedelta(seconds=60)  # a rematch offer nobody answered lapses
 
 
-def draw_offer_lifetime() -> timedelta:
+def draw_offer_lifetime(game: Game) -> timedelta:
+    """How long a draw offer waits for its answer: minutes in a live game; in a
+    correspondence game the days of a move, since the opponent answers on its own turn."""
+    if game.days_per_move:
+        return timedelta(days=game.days_per_move)
     return timedelta(seconds=settings.GAMES_DRAW_OFFER_SECONDS)
+
+
+def rematch_offer_lifetime(game: Game) -> timedelta:
+    """A live game's rematch is offered to a player still at the board (60 s); a
+    correspondence game's to one who comes back within the days of a move."""
+    if game.days_per_move:
+        return timedelta(days=game.days_per_move)
+    return REMATCH_OFFER_LIFETIME
 
 
 def next_attention(game: Game, *, now: datetime) -> datetime | None:
@@ -32,13 +44,13 @@ def next_attention(game: Game, *, now: datetime) -> datetime | None:
     if game.status != Game.Status.ACTIVE:
         # A finished game owes nothing but the lapse of a rematch offer.
         if game.rematch_offer_at is not None:
-            return game.rematch_offer_at + REMATCH_OFFER_LIFETIME
+            return game.rematch_offer_at + rematch_offer_lifetime(game)
         return None
     due = []
     if game.flag_at is not None:
         due.append(game.flag_at)
     if game.draw_offer_at is not None:
-        due.append(game.draw_offer_at + draw_offer_lifetime())
+        due.append(game.draw_offer_at + draw_offer_lifetime(game))
     turn_started = game.turn_started_at or now
     if game.ai_of(game.to_move):
         due.append(turn_started + COMPUTER_GRACE)
@@ -48,9 +60,10 @@ def next_attention(game: Game, *, now: datetime) -> datetime | None:
 
 
 def refresh(game: Game, *, now: datetime) -> None:
-    """Recompute ``flag_at`` and ``attention_at`` after any change to the game."""
+    """Recompute ``flag_at``, ``attention_at`` and ``mover`` after any change to the game."""
+    game.mover = game.to_move if game.status == Game.Status.ACTIVE else None
     if game.status != Game.Status.ACTIVE or not game.time_control or game.turn_started_at is None:
         game.flag_at = None
     else:
-        game.flag_at = game.turn_started_at + timedelta(milliseconds=game.clock_ms(game.to_move))
+        game.flag_at = game.deadline()
     game.attention_at = next_attention(game, now=now)

@@ -84,7 +84,7 @@ GO = Go()
 
 
 def expired_side(game: Game, at: datetime) -> int | None:
-    """The side to move if its clock has run out at ``at`` (only the mover's clock runs), else None."""
+    """The side to move if its clock (or its correspondence deadline) has run out at ``at``, else None."""
     if game.status != Game.Status.ACTIVE or not game.time_control:
         return None
     mover = game.to_move

@@ -20,7 +20,7 @@ def draw_offer_live(game: Game, *, at: datetime) -> bool:
     return (
         game.draw_offer_side is not None
         and game.draw_offer_at is not None
-        and at - game.draw_offer_at < draw_offer_lifetime()
+        and at - game.draw_offer_at < draw_offer_lifetime(game)
     )
 
 
@@ -44,7 +44,8 @@ def offer_draw(*, game_id: int, identity: Identity) -> Game:
         game.draw_offer_side = side
         game.draw_offer_at = moment
         commit_and_announce(game, "draw_offer")
-        queue.draw_lapse(game_id, moment.isoformat())
+        if not game.days_per_move:  # days away: the obligations sweep lapses it (no broker countdown)
+            queue.draw_lapse(game_id, moment.isoformat())
         return game
 
     return player_command(game_id, identity, act)

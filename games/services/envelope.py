@@ -7,7 +7,9 @@ starts with the clock (``decide.gate``). If the side to move has run out of
 time when any command arrives, the game ends on time first and is stored and
 announced; the command is then refused (``decide.out_of_time``: ``timeout``
 for the player whose clock fell, ``game_over`` for the opponent), after the
-flag has committed. A command that works on a finished game ("New game") goes
+flag has committed. A correspondence game's deadline is its mover's clock
+(``Game.charge_clock`` resets it to the days per move after each move), so an
+expired move is caught here like any fallen flag. A command that works on a finished game ("New game") goes
 on after the flag. The fast path (``games.live.fastpath``) decides moves with the same
 ``decide_move`` and hands over to the locked path whatever it cannot store.
 """

@@ -30,14 +30,21 @@ def computer_move(game_id: int, ply: int) -> None:
     transaction.on_commit(lambda: _task("games.tasks.computer_move").delay(game_id, ply))
 
 
-def follow_ups(game: Game) -> list[Callable[[], object]]:
-    """What ``game``'s new state asks of the workers: the computer's move, a flag for a clock about to fall."""
+def follow_ups(game: Game, *, turn_changed: bool = True) -> list[Callable[[], object]]:
+    """What ``game``'s new state asks of the workers: the computer's move, a flag for a clock about to fall,
+    and, when a correspondence game's turn passed to a registered player (``turn_changed``), their notice."""
     if game.status != Game.Status.ACTIVE:
         return []
     wanted: list[Callable[[], object]] = []
     game_id, ply, to_move = game.pk, game.ply, game.to_move
     if game.ai_of(to_move):
         wanted.append(lambda: _task("games.tasks.computer_move").delay(game_id, ply))
+    mover = game.user_id_of(to_move)
+    if turn_changed and game.days_per_move and mover is not None:
+        # The mover is seldom on the game's page days later: their notification socket hears it.
+        from games.live.events import send_your_turn
+
+        wanted.append(lambda: send_your_turn(mover, game_id))
     left = game.clock_ms(to_move)
     if game.time_control and left <= FLAG_HORIZON.total_seconds() * 1000:
         countdown = max(0.0, left / 1000) + 0.05
@@ -45,9 +52,9 @@ def follow_ups(game: Game) -> list[Callable[[], object]]:
     return wanted
 
 
-def follow_up(game: Game) -> None:
+def follow_up(game: Game, *, turn_changed: bool = True) -> None:
     """Queue ``follow_ups(game)`` once the transaction commits."""
-    for send in follow_ups(game):
+    for send in follow_ups(game, turn_changed=turn_changed):
         transaction.on_commit(send)
 
 

@@ -2,7 +2,7 @@
 
 The offer lives on the finished game's row (``Game.rematch_offer_side`` and
 ``rematch_offer_at``), like a draw offer: at most one at a time, for 60 s
-(``deadlines.REMATCH_OFFER_LIFETIME``, lapsed by the obligations sweep), or
+(``deadlines.rematch_offer_lifetime``, lapsed by the obligations sweep), or
 until either player's last page of the game closes (``lapse_rematch_on_leave``).
 An accepted offer starts a new game at once with the same game and time
 control and the colours swapped; ``Game.rematch`` points to it, so each game
@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from accounts.identity import Identity
 from games.models import Game
 from games.services.base import Code, GameError, commit_and_announce, locked, now
-from games.services.deadlines import REMATCH_OFFER_LIFETIME
+from games.services.deadlines import rematch_offer_lifetime
 from games.services.envelope import player_command
 from games.services.setup import _save_new, _start
 
@@ -28,7 +28,7 @@ def rematch_offer_live(game: Game, *, at: datetime) -> bool:
     return (
         game.rematch_offer_side is not None
         and game.rematch_offer_at is not None
-        and at - game.rematch_offer_at < REMATCH_OFFER_LIFETIME
+        and at - game.rematch_offer_at < rematch_offer_lifetime(game)
     )
 
 
@@ -118,11 +118,12 @@ def lapse_rematch_offer(game: Game, *, at: datetime) -> bool:
 
 def lapse_rematch_on_leave(game_id: int) -> bool:
     """A player's last page of the game closed: a pending offer lapses (whoever made it)."""
-    if not Game.objects.filter(pk=game_id, rematch_offer_side__isnull=False).exists():
+    # A correspondence player is seldom on the page: the offer waits for them (its lifetime still runs).
+    if not Game.objects.filter(pk=game_id, rematch_offer_side__isnull=False, days_per_move=0).exists():
         return False  # the common case: one indexed read, no lock
     with transaction.atomic():
         game = locked(game_id)
-        if game.rematch_offer_side is None:
+        if game.rematch_offer_side is None or game.days_per_move:
             return False
         game.clear_rematch_offer()
         commit_and_announce(game, "rematch_lapsed")
@@ -131,7 +132,15 @@ def lapse_rematch_on_leave(game_id: int) -> bool:
 
 def _start_rematch(game: Game) -> Game:
     """The new game (inside the locked transaction of the finished one): same game and clock, colours swapped."""
-    new = Game(game=game.game, kind=game.kind, time_control=game.time_control, created_by=game.created_by)
+    new = Game(
+        game=game.game,
+        kind=game.kind,
+        time_control=game.time_control,
+        increment=game.increment,
+        days_per_move=game.days_per_move,
+        casual=game.casual,
+        created_by=game.created_by,
+    )
     for side in (0, 1):
         other = 1 - side
         new.seat_user(side, game.user_of(other))

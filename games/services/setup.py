@@ -12,6 +12,8 @@ from games.engines import get
 from games.engines.base import InvalidPosition
 from games.live import events
 from games.models import (
+    DAY_SECONDS,
+    DAYS_PER_MOVE_CHOICES,
     DEFAULT_TIME_MINUTES,
     MAX_BASE_MINUTES,
     MAX_INCREMENT_SECONDS,
@@ -37,6 +39,16 @@ def _validate_time_control(minutes: int, increment: int, *, computer: bool) -> t
             % {"minutes": MAX_BASE_MINUTES, "seconds": MAX_INCREMENT_SECONDS},
         )
     return minutes * 60, increment
+
+
+def _validate_days_per_move(days: int) -> int:
+    """A correspondence game's days per move, one of the offered choices."""
+    if days not in DAYS_PER_MOVE_CHOICES:
+        raise GameError(
+            Code.BAD_TIME,
+            _("Choose %(choices)s days per move.") % {"choices": ", ".join(map(str, DAYS_PER_MOVE_CHOICES))},
+        )
+    return days
 
 
 def _seat(game: Game, side: int, identity: Identity) -> None:
@@ -114,11 +126,21 @@ def create_human_game(
     increment: int = 0,
     invited_user=None,
     casual: bool = False,
+    days_per_move: int = 0,
 ) -> Game:
-    """An invite link, an open challenge in the lobby, or a direct invitation; rated unless ``casual``."""
+    """An invite link, an open challenge in the lobby, or a direct invitation; rated unless ``casual``.
+
+    ``days_per_move`` (1, 2, 3, 5, 7 or 14) makes it a correspondence game: each
+    move may take that many days, and ``minutes`` and ``increment`` are ignored.
+    """
     from accounts.services.blocks import may_invite
 
     get(game)
+    if days_per_move:
+        _validate_days_per_move(days_per_move)
+        # Played over days: a player needs an account to find the game again, and for the mails.
+        if identity.user is None:
+            raise GameError(Code.LOGIN_REQUIRED, _("Log in to play a correspondence game."))
     if kind not in (Game.Kind.INVITE_LINK, Game.Kind.LOBBY, Game.Kind.DIRECT):
         raise GameError(Code.BAD_KIND, _("Unknown kind of game."))
     if kind == Game.Kind.LOBBY and identity.user is None:
@@ -131,7 +153,10 @@ def create_human_game(
         if not may_invite(sender=identity.user, recipient=invited_user):
             # Neutral on purpose: do not reveal whether it was a block or a setting.
             raise GameError(Code.INVITATION_REFUSED, _("This player is not accepting your invitations."))
-    base, extra = _validate_time_control(minutes, increment, computer=False)
+    if days_per_move:
+        base, extra = days_per_move * DAY_SECONDS, 0
+    else:
+        base, extra = _validate_time_control(minutes, increment, computer=False)
     side = random.randrange(2) if side is None else side
     with transaction.atomic():
         new = Game(
@@ -139,6 +164,7 @@ def create_human_game(
             kind=kind,
             time_control=base,
             increment=extra,
+            days_per_move=days_per_move,
             casual=casual,
             invited_user=invited_user if kind == Game.Kind.DIRECT else None,
             created_by=identity.user,
@@ -171,6 +197,8 @@ def join_game(*, game_id: int, identity: Identity, token: str | None = None) -> 
             identity.user is None or identity.user.pk != game.invited_user_id
         ):
             raise GameError(Code.NOT_INVITED, _("This invitation is for another player."))
+        if game.days_per_move and identity.user is None:
+            raise GameError(Code.LOGIN_REQUIRED, _("Log in to play a correspondence game."))
         if game.kind == Game.Kind.LOBBY:
             if identity.user is None:
                 raise GameError(Code.LOGIN_REQUIRED, _("Log in to take an open challenge."))

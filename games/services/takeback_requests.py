@@ -117,7 +117,11 @@ def _take_back(game: Game, asker: int) -> None:
     kept, removed = moves[:cut], moves[cut:]
     at = now()
     opponent = 1 - asker
-    if game.time_control:
+    if game.days_per_move:
+        # Per move: whoever is to move after the takeback gets the full days again.
+        game.set_clock(asker, game.time_control * 1000)
+        game.set_clock(opponent, game.time_control * 1000)
+    elif game.time_control:
         # The asker: the turn under way (if it is theirs) is charged; the increments of its
         # moves taken back are removed. The opponent: its clock as after its last kept move.
         asker_ms = game.remaining_ms(asker, now=at)

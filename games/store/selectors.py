@@ -50,3 +50,49 @@ def recent_games(player, *, limit: int = RECENT_GAMES) -> list[RecentGame]:
             )
         )
     return rows
+
+
+@dataclass(frozen=True)
+class YourMove:
+    """A game waiting for this player's move: the home page's "Your move" list."""
+
+    game: Game
+    side: int
+    deadline: datetime | None  # when a correspondence move is due (a live clock's fall is not listed)
+
+
+# A player seldom has more running games than this; beyond it the list (and the count) stops.
+YOUR_MOVE_LIMIT = 100
+
+
+def your_move(user) -> list[YourMove]:
+    """The running games where it is ``user``'s turn: correspondence first, the most urgent first.
+
+    Whose turn it is lives in the position (a Quantum collapse makes one side
+    move twice, so the ply's parity does not tell); ``Game.mover`` keeps it
+    with every change, so this is one query that parses no position.
+    """
+    if user is None or not user.is_authenticated:
+        return []
+    waiting = (
+        _your_move_games(user).select_related("user0", "user1").order_by("-days_per_move", "flag_at", "pk")
+    )
+    items = [
+        YourMove(
+            game=game,
+            side=game.mover,
+            deadline=game.flag_at if game.days_per_move else None,
+        )
+        for game in waiting[:YOUR_MOVE_LIMIT]
+    ]
+    items.sort(key=lambda item: (item.deadline is None, item.deadline or item.game.started_at))
+    return items
+
+
+def _your_move_games(user):
+    return Game.objects.filter(Q(user0=user, mover=0) | Q(user1=user, mover=1), status=Game.Status.ACTIVE)
+
+
+def your_move_count(user) -> int:
+    """How many running games wait for ``user``'s move (one COUNT)."""
+    return _your_move_games(user)[:YOUR_MOVE_LIMIT].count()

@@ -5,10 +5,11 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import npgettext
+from django.utils.translation import ngettext, npgettext
 
 from games.models import (
     AI_LEVEL_CHOICES,
+    DAYS_PER_MOVE_CHOICES,
     DEFAULT_TIME_MINUTES,
     FISCHER_PRESETS,
     GAME_CHOICES,
@@ -45,6 +46,14 @@ def increment_choices() -> list[tuple[int, StrOrPromise]]:
     ]
 
 
+def days_choices() -> list[tuple[int, StrOrPromise]]:
+    """Live (the clock above) or a correspondence game of so many days per move."""
+    return [(0, _("No: a live game with the clock above"))] + [
+        (d, ngettext("%(d)d day per move", "%(d)d days per move", d) % {"d": d})
+        for d in DAYS_PER_MOVE_CHOICES
+    ]
+
+
 class NewGameForm(forms.Form):
     clock_presets = FISCHER_PRESETS  # the buttons that fill in minutes and increment ("5+3")
 
@@ -67,6 +76,14 @@ class NewGameForm(forms.Form):
         required=False,  # a disabled select (an untimed game) sends nothing: no increment
         empty_value=None,
     )
+    days = forms.TypedChoiceField(
+        label=_("Correspondence: days per move"),
+        coerce=int,
+        choices=days_choices,
+        initial=0,
+        required=False,  # an older page without the field: a live game
+        empty_value=None,
+    )
     rated = forms.ChoiceField(
         label=_("Rated or casual"), choices=RATED_CHOICES, initial="rated", required=False
     )
@@ -77,11 +94,21 @@ class NewGameForm(forms.Form):
         super().clean()
         data = self.cleaned_data
         opponent = data.get("opponent")
+        data["days"] = data.get("days") or 0
+        if data["days"]:
+            # The days replace the live clock: the two selects above it do not count.
+            if opponent == "computer":
+                self.add_error("days", _("Correspondence games are between people."))
+            data["minutes"], data["increment"] = DEFAULT_TIME_MINUTES, 0
+            return self._finish(data, opponent)
         if opponent != "computer" and data.get("minutes") == 0:
             self.add_error("minutes", _("Games between people need a clock."))
         data["increment"] = data.get("increment") or 0
         if data.get("minutes") == 0 and data["increment"]:
             self.add_error("increment", _("An untimed game has no increment."))
+        return self._finish(data, opponent)
+
+    def _finish(self, data: dict[str, Any], opponent: str | None) -> dict[str, Any]:
         if opponent == "computer" and not data.get("level"):
             data["level"] = "easy"
         if opponent == "direct":

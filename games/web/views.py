@@ -18,6 +18,7 @@ from games.live import events
 from games.models import Analysis, Game
 from games.services import analysis as game_analysis
 from games.services import analysis_board as board_analysis
+from games.store.selectors import your_move
 from games.web.forms import NewGameForm
 
 QUICK_MINUTES = (1, 3, 5)  # the quick-game buttons of each game
@@ -82,6 +83,7 @@ def _render_home(request, form: NewGameForm, *, status: int = 200):
             "invitations": _invitations(request),
             "my_games": mine,
             "untimed_games": untimed,
+            "your_move": your_move(identity.user) if identity.user is not None else [],
             "form_refused": status != 200,
             "quick_minutes": QUICK_MINUTES,
         },
@@ -133,6 +135,7 @@ def new_game(request):
                 increment=data["increment"],
                 casual=data["casual"],
                 invited_user=data.get("invited_user"),
+                days_per_move=data["days"],
             )
     except services.GameError as exc:
         forget_new_guest(request)
@@ -259,6 +262,7 @@ def lobby(request):
                     "by": game.created_by.username if game.created_by else "",
                     "minutes": game.time_control // 60,
                     "clock": game.time_control_label,
+                    "days_per_move": game.days_per_move,
                     "casual": game.casual,
                     "mine": request.user.is_authenticated and game.created_by_id == request.user.pk,
                 }

@@ -60,7 +60,9 @@ def side_rating(game, side: int) -> SafeString | str:
         return ""
     from ratings.models import Rating
 
-    row = Rating.objects.filter(user_id=user_id, game=game.game, rated_games__gt=0).first()
+    row = Rating.objects.filter(
+        user_id=user_id, game=game.game, correspondence=game.correspondence, rated_games__gt=0
+    ).first()
     if row is None:
         return ""
     return format_html(
@@ -81,7 +83,7 @@ def rating_of(user, game_slug: str) -> int | str:
     from ratings.models import Rating
 
     value = (
-        Rating.objects.filter(user=user, game=game_slug, rated_games__gt=0)
+        Rating.objects.filter(user=user, game=game_slug, correspondence=False, rated_games__gt=0)
         .values_list("value", flat=True)
         .first()
     )

@@ -20,7 +20,20 @@ function gameNames() {
 
 function syncForm() {
   const opponent = form.elements.opponent.value;
-  const show = { level: opponent === "computer", invitee: opponent === "direct", rated: opponent !== "computer" };
+  // Correspondence (days per move) is for games between people, and replaces the live clock.
+  const days = form.elements.days;
+  if (days && opponent === "computer") days.value = "0";
+  const correspondence = Boolean(days && days.value !== "0");
+  const show = {
+    level: opponent === "computer",
+    invitee: opponent === "direct",
+    rated: opponent !== "computer",
+    days: opponent !== "computer",
+    minutes: !correspondence,
+    increment: !correspondence,
+  };
+  const presets = form.querySelector(".clock-presets");
+  if (presets && presetsShown) presets.hidden = correspondence;
   for (const [name, visible] of Object.entries(show)) {
     const field = form.querySelector(`[data-field="${name}"]`);
     if (field) field.hidden = !visible;
@@ -55,10 +68,13 @@ function syncSide() {
 
 // The Fischer presets ("5+3") fill in the base time and the increment; the two
 // selects stay the form's fields, so a custom clock is any pair of them.
+let presetsShown = false;
+
 function wirePresets() {
   const presets = form.querySelector(".clock-presets");
   if (!presets) return;
   presets.hidden = false;
+  presetsShown = true;
   for (const button of presets.querySelectorAll("button[data-minutes]")) {
     button.addEventListener("click", () => {
       form.elements.minutes.value = button.dataset.minutes;
@@ -71,6 +87,7 @@ function wirePresets() {
 if (form) {
   form.elements.opponent.addEventListener("change", syncForm);
   form.elements.minutes.addEventListener("change", syncForm);
+  form.elements.days?.addEventListener("change", syncForm);
   wirePresets();
   syncForm();
   // A refused form comes back with the player's own choice: keep it.
@@ -129,9 +146,10 @@ function renderChallenges(challenges, names) {
   for (const item of challenges) {
     const row = document.createElement("li");
     row.dataset.gameId = item.id;
-    row.append(format(gettext("%(name)s against %(who)s, %(minutes)s min"), {
-      name: names[item.game] || item.name, who: item.by, minutes: item.clock,
-    }), " ");
+    const name = names[item.game] || item.name;
+    row.append(item.days_per_move
+      ? format(gettext("%(name)s against %(who)s, %(clock)s per move"), { name, who: item.by, clock: item.clock })
+      : format(gettext("%(name)s against %(who)s, %(minutes)s min"), { name, who: item.by, minutes: item.clock }), " ");
     row.appendChild(item.mine
       ? postButton(`/play/${item.id}/cancel/`, gettext("Cancel"), "secondary")
       : takeControl(item));

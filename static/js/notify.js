@@ -127,6 +127,34 @@
     }
   }
 
+  // Correspondence: a game waits for this player's move. The header's count follows, and a
+  // toast links to the game (not on that game's own page, which shows it already).
+  function yourTurn(item) {
+    var nav = document.querySelector('[data-nav="your-move"]');
+    if (nav) {
+      nav.hidden = !(item.your_move > 0);
+      var badge = nav.querySelector(".badge");
+      if (badge) badge.textContent = String(item.your_move);
+    }
+    if (location.pathname === item.url) return;
+    var box = toastBox();
+    var old = box.querySelector('[data-your-turn="' + item.game_id + '"]');
+    if (old) old.remove();
+    var toast = document.createElement("div");
+    toast.className = "toast";
+    toast.setAttribute("data-your-turn", String(item.game_id));
+    var text = document.createElement("p");
+    var go = document.createElement("a");
+    go.href = item.url;
+    go.textContent = fill(gettext("Your move against %(who)s"), { who: item.opponent });
+    text.appendChild(go);
+    var later = button("×", "toast-close");
+    later.setAttribute("aria-label", gettext("Dismiss"));
+    later.addEventListener("click", function () { toast.remove(); });
+    toast.append(later, text);
+    box.appendChild(toast);
+  }
+
   var lobbyTimer = null;
   function lobbyChanged() {
     // A burst of lobby changes needs one fetch, and every open page asks: wait a moment.
@@ -179,6 +207,7 @@
       if (typeof data.unread === "number") setUnread(data.unread);
       if (data.type === "invitation") showInvitations();
       if (data.type === "lobby") lobbyChanged();
+      if (data.type === "your_turn") yourTurn(data);
       document.dispatchEvent(new CustomEvent("site:notify", { detail: data }));
     };
     socket.onclose = function () {

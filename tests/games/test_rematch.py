@@ -38,6 +38,15 @@ def test_an_accepted_rematch_swaps_colours_and_keeps_the_game_and_clock(alice, b
     assert old.rematch_id == new.pk and old.rematch_offer_side is None
 
 
+def test_a_rematch_of_a_casual_3_plus_2_game_is_a_casual_3_plus_2_game(alice, bob):
+    game = finished_game(alice, bob)
+    Game.objects.filter(pk=game.pk).update(increment=2, casual=True)
+    services.offer_rematch(game_id=game.pk, identity=me(bob))
+    new = services.answer_rematch(game_id=game.pk, identity=me(alice), accept=True)
+    new.refresh_from_db()
+    assert (new.time_control_label, new.casual) == ("3+2", True)
+
+
 def test_offering_when_the_opponent_already_offered_accepts(alice, bob):
     game = finished_game(alice, bob)
     services.offer_rematch(game_id=game.pk, identity=me(alice))

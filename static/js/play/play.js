@@ -6,7 +6,7 @@
 import { startChat } from "./chat.js";
 import { GameClient } from "./client.js";
 import { loadRenderer, readJson } from "./renderers.js";
-import { formatClock, playerName, resultText, turnText } from "./text.js";
+import { deadlineText, formatClock, playerName, resultText, turnText } from "./text.js";
 import { format, gettext, ngettext } from "../i18n.js";
 import { createAttention } from "./attention.js";
 
@@ -499,6 +499,17 @@ function tickClocks() {
     node.textContent = formatClock(left);
     node.classList.toggle("low", left < 20000);
     node.classList.toggle("running", clock.running === side && snapshot.status === "active");
+  }
+  const deadline = $("#deadline");
+  if (deadline) {
+    const running = snapshot.status === "active" && clock.days_per_move && clock.running !== null;
+    deadline.hidden = !running;
+    if (running) {
+      const left = clock.ms[clock.running] - elapsed;
+      const text = deadlineText(snapshot, you, Date.now() + left, left);
+      // Rewritten only when it changes: the tick runs often, and the line should not flicker for a reader.
+      if (deadline.textContent !== text) deadline.textContent = text;
+    }
   }
 }
 

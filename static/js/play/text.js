@@ -1,7 +1,7 @@
 // Sentences for people: the result of a game (docs/protocol.md's reason slugs)
 // and whose turn it is. Shared by the live board and the replay page.
 
-import { format, gettext } from "../i18n.js";
+import { format, gettext, ngettext } from "../i18n.js";
 
 // The computer's name is made here, in the page's language: a snapshot may have
 // been written by a process that spoke another one.
@@ -80,8 +80,41 @@ export function turnText(snapshot, you) {
 
 export function formatClock(ms) {
   const clamped = Math.max(0, ms);
+  // Correspondence clocks count days: "2 d 23 h" until the last day, then hours as usual.
+  if (clamped >= 86400000) {
+    return format(gettext("%(days)s d %(hours)s h"), {
+      days: Math.floor(clamped / 86400000),
+      hours: Math.floor((clamped % 86400000) / 3600000),
+    });
+  }
+  if (clamped >= 3600000) {
+    const hours = Math.floor(clamped / 3600000);
+    const rest = Math.floor((clamped % 3600000) / 60000);
+    return `${hours}:${String(rest).padStart(2, "0")}:${String(Math.floor((clamped % 60000) / 1000)).padStart(2, "0")}`;
+  }
   const minutes = Math.floor(clamped / 60000);
   const seconds = Math.floor((clamped % 60000) / 1000);
   if (clamped < 10000) return `${seconds}.${Math.floor((clamped % 1000) / 100)}`;
   return `${minutes}:${String(seconds).padStart(2, "0")}`;
+}
+
+// A correspondence move's deadline, in the page's language: "Alice must move by 3 Dec 2026, 14:05 (2 days left)."
+export function deadlineText(snapshot, you, deadline, left) {
+  const when = new Date(deadline).toLocaleString(document.documentElement.lang || undefined, {
+    dateStyle: "medium",
+    timeStyle: "short",
+  });
+  const days = Math.floor(Math.max(0, left) / 86400000);
+  const remaining = days
+    ? format(ngettext("%(count)s day left", "%(count)s days left", days), { count: days })
+    : format(ngettext("%(count)s hour left", "%(count)s hours left", Math.floor(Math.max(0, left) / 3600000)), {
+        count: Math.floor(Math.max(0, left) / 3600000),
+      });
+  const mover = snapshot.position.to_move;
+  if (you === mover) return format(gettext("Your move, by %(when)s (%(left)s)."), { when, left: remaining });
+  return format(gettext("%(name)s must move by %(when)s (%(left)s)."), {
+    name: playerName(snapshot, mover),
+    when,
+    left: remaining,
+  });
 }
