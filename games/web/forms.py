@@ -118,7 +118,8 @@ class LobbyFilterForm(forms.Form):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         low, high = data.get("rating_min"), data.get("rating_max")
         if low is not None and high is not None and low > high:
             self.add_error("rating_max", _("The highest rating cannot be below the lowest."))
