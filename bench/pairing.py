@@ -4,9 +4,9 @@
 
 Against a fresh SQLite database in a temporary directory (or ``DATABASE_URL``,
 e.g. your own PostgreSQL database: never a shared one). ``--seekers`` players
-keep seeking and cancelling across every pool (game x 1/3/5 min) with ratings
-spread over 1000-2200, so the pools are full of seekers who do not fit each
-other; between rounds of that churn, two players of equal rating press the
+keep seeking and cancelling across every pool (game x 1+0, 3+2, 5+3, 10+5,
+15+10), a third of them asking for casual, with ratings spread over 1000-2200,
+so the pools are full of seekers who do not fit each other; between rounds of that churn, two players of equal rating press the
 same button, the second within 1 s of the first. Printed: the time from the
 second press to their game being stored (``pairing.seek`` returns it), p50 /
 p99 / max, and the sweep's time over the whole crowd (the sweep is what pairs
@@ -43,7 +43,9 @@ from games.live import events  # noqa: E402
 from games.models import GAME_CHOICES, Seek  # noqa: E402
 from games.services import pairing  # noqa: E402
 
-POOLS = [(slug, minutes) for slug, _name in GAME_CHOICES for minutes in (1, 3, 5)]
+POOLS = [
+    (slug, minutes, increment) for slug, _name in GAME_CHOICES for minutes, increment in pairing.QUICK_POOLS
+]
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -64,9 +66,14 @@ def main() -> None:
     crowd = [User.objects.create_user(f"crowd{i}-{rng.random():.9f}") for i in range(args.seekers)]
     ratings = {user.pk: rng.randrange(1000, 2200, 10) for user in crowd}
     pairing.rating_of = lambda user, game: ratings.get(user.pk, 1500)
+
+    def press(user, game: str, minutes: int, increment: int, *, casual: bool = False):
+        return pairing.seek(
+            identity=Identity(user, None), game=game, minutes=minutes, increment=increment, casual=casual
+        )
+
     for user in crowd:
-        game, minutes = rng.choice(POOLS)
-        pairing.seek(identity=Identity(user, None), game=game, minutes=minutes)
+        press(user, *rng.choice(POOLS), casual=rng.random() < 1 / 3)
 
     waits: list[float] = []
     sweeps: list[float] = []
@@ -75,14 +82,13 @@ def main() -> None:
             if rng.random() < 0.3:
                 pairing.cancel_seek(user_id=user.pk)
             else:
-                game, minutes = rng.choice(POOLS)
-                pairing.seek(identity=Identity(user, None), game=game, minutes=minutes)
-        game, minutes = rng.choice(POOLS)
+                press(user, *rng.choice(POOLS), casual=rng.random() < 1 / 3)
+        pool = rng.choice(POOLS)
         first, second = (User.objects.create_user(f"pair{trial}-{side}") for side in (0, 1))
         ratings[first.pk] = ratings[second.pk] = rng.randrange(1000, 2200, 10)
-        pairing.seek(identity=Identity(first, None), game=game, minutes=minutes)
+        press(first, *pool)
         started = time.perf_counter()
-        made = pairing.seek(identity=Identity(second, None), game=game, minutes=minutes)
+        made = press(second, *pool, casual=rng.random() < 1 / 3)
         waited = time.perf_counter() - started
         if made is None or {made.user0_id, made.user1_id} != {first.pk, second.pk}:
             # Paired with someone from the crowd instead: still a game at once, counted as one.

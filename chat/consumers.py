@@ -160,9 +160,14 @@ class ChatMixin:
             session=self.scope.get("session"),
             text=text,
             preset=preset,
+            announce=False,
         )
         if not result.ok:
             await self.send_error(result.verdict.value, result.verdict.text, ref=message)
+            return
+        # Stored and committed in the thread (autocommit); announced from here, without a
+        # second hop from that thread back into this loop (docs/performance.md, "Chat").
+        await services.announce_line(result, layer=getattr(self, "channel_layer", None))
 
     async def on_chat_report(self, message: dict[str, Any]) -> None:
         line, reason = message.get("line"), message.get("reason", "")

@@ -19,6 +19,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, Q, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -79,6 +80,7 @@ _VERDICT_TEXT = {
 class Result:
     verdict: Verdict
     line: ChatLine | None = None
+    hide_from: tuple[int, ...] = ()  # who blocked the line's author: their sockets drop it
 
     @property
     def ok(self) -> bool:
@@ -106,6 +108,57 @@ def is_muted(user_id: int) -> bool:
     return ChatMute.objects.filter(user_id=user_id, until__gt=timezone.now()).exists()
 
 
+@dataclass(frozen=True)
+class _Author:
+    """What the chat's rules need about a line's author in this game, read in one statement."""
+
+    seats: tuple[int | None, int | None, str, str]  # user0_id, user1_id, guest0_key, guest1_key
+    chat_on: bool
+    muted: bool
+    free_text: bool  # enough finished games to write more than the phrases
+
+
+def _author_in_game(game_id: int, identity: Identity, *, session: Any, text: bool) -> _Author | None:
+    """The game's seats with the author's chat switch, running mute and finished games as annotations.
+
+    One round trip instead of four (the chat line's CPU was mostly statements:
+    docs/performance.md, "Chat"). A guest's switch lives in the session, and a
+    guest writes phrases only, so a guest's line reads the seats alone.
+    """
+    row = Game.objects.filter(pk=game_id)
+    fields = ["user0_id", "user1_id", "guest0_key", "guest1_key"]
+    user = identity.user
+    if user is not None:
+        annotations: dict[str, Any] = {
+            "author_chat": Subquery(Preferences.objects.filter(user_id=user.pk).values("chat")[:1]),
+            "author_muted": Exists(ChatMute.objects.filter(user_id=user.pk, until__gt=timezone.now())),
+        }
+        if text:
+            # The PRESET_GAMES-th finished game, if there is one: LIMIT 1 OFFSET n-1, no count.
+            finished = Game.objects.filter(
+                Q(user0_id=user.pk) | Q(user1_id=user.pk), status=Game.Status.FINISHED
+            )
+            nth = selectors.PRESET_GAMES - 1
+            annotations["author_nth_game"] = Subquery(finished.order_by().values("pk")[nth : nth + 1])
+        row = row.annotate(**annotations)
+        fields += list(annotations)
+    found = row.values(*fields).first()
+    if found is None:
+        return None
+    seats = (found["user0_id"], found["user1_id"], found["guest0_key"], found["guest1_key"])
+    if user is None:
+        return _Author(
+            seats, chat_on=selectors.chat_settings(identity, session).enabled, muted=False, free_text=False
+        )
+    switch = found["author_chat"]
+    return _Author(
+        seats,
+        chat_on=clean_preferences({} if switch is None else {"chat": bool(switch)})["chat"],
+        muted=bool(found["author_muted"]),
+        free_text=found.get("author_nth_game") is not None,
+    )
+
+
 def post_line(
     *,
     game_id: int,
@@ -113,19 +166,17 @@ def post_line(
     session: Any = None,
     text: str | None = None,
     preset: str | None = None,
+    announce: bool = True,
 ) -> Result:
     """Post ``text`` or a ``preset`` to the game's chat: a player's in the players' room, anyone else's in the spectators'.
 
     ``session``: the author's session (a guest's chat switch lives there).
+    ``announce=False``: the caller announces the stored line itself (``announce_line``):
+    the game socket does, from its event loop, without a second trip through a thread.
     """
     user, guest_key = identity.user, identity.guest.key if identity.guest is not None else ""
     if user is None and not guest_key:
         return Result(Verdict.NO_IDENTITY)
-    game = Game.objects.filter(pk=game_id).only("user0_id", "user1_id", "guest0_key", "guest1_key").first()
-    if game is None:
-        return Result(Verdict.NOT_FOUND)
-    if not selectors.chat_settings(identity, session).enabled:
-        return Result(Verdict.CHAT_OFF)
     if preset is not None:
         if text is not None or preset not in PRESETS:
             return Result(Verdict.INVALID)
@@ -134,11 +185,17 @@ def post_line(
         text = clean_text(text or "")
         if not text or len(text) > MAX_LENGTH:
             return Result(Verdict.INVALID)
-        if selectors.presets_only(identity):
-            return Result(Verdict.PRESETS_ONLY)
+    author = _author_in_game(game_id, identity, session=session, text=bool(text))
+    if author is None:
+        return Result(Verdict.NOT_FOUND)
+    if not author.chat_on:
+        return Result(Verdict.CHAT_OFF)
+    if text and not author.free_text:
+        return Result(Verdict.PRESETS_ONLY)
     if not _take_rate_slot(f"u{user.pk}" if user is not None else f"g{guest_key}"):
         return Result(Verdict.RATE_LIMITED)
-    side = game.side_of(identity)
+    user0, user1, guest0, guest1 = author.seats
+    side = Game(user0_id=user0, user1_id=user1, guest0_key=guest0, guest1_key=guest1).side_of(identity)
     line = ChatLine(
         game_id=game_id,
         user=user,
@@ -149,17 +206,19 @@ def post_line(
         text=text,
         preset=preset or "",
         # Muted authors are not told: their line is stored and shown to them alone.
-        muted=user is not None and is_muted(user.pk),
+        muted=author.muted,
     )
     # Whoever blocked the author never receives the line (their sockets drop it).
     hide_from = (
-        list(Block.objects.filter(blocked_id=user.pk).values_list("blocker_id", flat=True)) if user else []
+        tuple(Block.objects.filter(blocked_id=user.pk).values_list("blocker_id", flat=True)) if user else ()
     )
     line.save()  # one INSERT: no transaction of its own needed (two round trips fewer on PostgreSQL)
-    # After commit (at once, unless a caller's transaction is open): a socket that
-    # reads the history because of this event must find the row.
-    transaction.on_commit(lambda: _announce_line(line, hide_from))
-    return Result(Verdict.OK, line)
+    result = Result(Verdict.OK, line, hide_from)
+    if announce:
+        # After commit (at once, unless a caller's transaction is open): a socket that
+        # reads the history because of this event must find the row.
+        transaction.on_commit(lambda: _group_send(line.game_id, line_event(result)))
+    return result
 
 
 def _group_send(game_id: int, event: dict[str, Any]) -> None:
@@ -173,24 +232,39 @@ def _group_send(game_id: int, event: dict[str, Any]) -> None:
         logger.exception("could not announce a chat event to game %s", game_id)
 
 
-def _announce_line(line: ChatLine, hide_from: list[int]) -> None:
-    _group_send(
-        line.game_id,
-        {
-            "type": "chat.line",
-            "line": line.pk,
-            "room": line.room,
-            "side": line.side,
-            "name": line.author_name,
-            "text": line.text,
-            "preset": line.preset,
-            "at": line.created_at.timestamp(),
-            "user": line.user_id,
-            "guest": line.guest_key,
-            "muted": line.muted,
-            "hide_from": hide_from,
-        },
-    )
+def line_event(result: Result) -> dict[str, Any]:
+    """The game group's event for a stored line: each socket decides for its own reader (chat.consumers)."""
+    line = result.line
+    assert line is not None
+    return {
+        "type": "chat.line",
+        "line": line.pk,
+        "room": line.room,
+        "side": line.side,
+        "name": line.author_name,
+        "text": line.text,
+        "preset": line.preset,
+        "at": line.created_at.timestamp(),
+        "user": line.user_id,
+        "guest": line.guest_key,
+        "muted": line.muted,
+        "hide_from": list(result.hide_from),
+    }
+
+
+async def announce_line(result: Result, *, layer: Any = None) -> None:
+    """Announce a line ``post_line(announce=False)`` stored (and committed), from the event loop.
+
+    ``layer``: the announcing socket's own channel layer (the one its group joins were made on).
+    """
+    layer = layer or get_channel_layer()
+    if layer is None or result.line is None:
+        return
+    try:
+        await layer.group_send(game_group(result.line.game_id), line_event(result))
+    except Exception:
+        # The line is stored: the replay and the next socket open show it.
+        logger.exception("could not announce a chat line to game %s", result.line.game_id)
 
 
 def report_line(*, game_id: int, identity: Identity, line_id: int, reason: str = "") -> Result:

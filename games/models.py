@@ -59,6 +59,40 @@ class EndReason(models.TextChoices):
     EXPIRED = "expired", _("Expired")
 
 
+class Speed(models.TextChoices):
+    """The lobby's time-control filter: a clock by the length of a typical game, as lichess groups them."""
+
+    BULLET = "bullet", _("Bullet (under 3 min)")
+    BLITZ = "blitz", _("Blitz (3 to 8 min)")
+    RAPID = "rapid", _("Rapid (8 to 25 min)")
+    CLASSICAL = "classical", _("Classical (25 min or more)")
+    CORRESPONDENCE = "correspondence", _("Correspondence (days per move)")
+
+
+# A game's expected length is base + this many moves' increments (lichess's estimate).
+SPEED_MOVES = 40
+# Each live speed's estimated length in seconds, [low, high): high None = no bound.
+SPEED_BOUNDS: dict[str, tuple[int, int | None]] = {
+    Speed.BULLET: (0, 180),
+    Speed.BLITZ: (180, 480),
+    Speed.RAPID: (480, 1500),
+    Speed.CLASSICAL: (1500, None),
+}
+
+
+def clock_speed(base_seconds: int, increment: int, days_per_move: int = 0) -> str:
+    """The speed of a clock ("5+3" is blitz: 300 s + 40 x 3 s = 7 min); empty when untimed."""
+    if days_per_move:
+        return Speed.CORRESPONDENCE
+    if not base_seconds:
+        return ""
+    estimate = base_seconds + SPEED_MOVES * increment
+    for speed, (low, high) in SPEED_BOUNDS.items():
+        if estimate >= low and (high is None or estimate < high):
+            return speed
+    return Speed.CLASSICAL
+
+
 def time_control_label(base_seconds: int, increment: int, days_per_move: int = 0) -> str:
     """The label of a clock: "5+3" for five minutes each and three seconds a move, "3 days" for
     three days per move (correspondence); empty when untimed."""
@@ -485,7 +519,7 @@ class PositionEvaluation(models.Model):
 
 
 class Seek(models.Model):
-    """A registered player waiting in a quick-pairing pool (game, minutes): one at a time per player.
+    """A registered player waiting in a quick-pairing pool (game, base, increment): one at a time per player.
 
     Stored, so a waiting seek survives a server or worker restart; the pairing
     service (games/services/pairing.py) removes both seeks of a pair in the
@@ -495,14 +529,22 @@ class Seek(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     game = models.CharField(max_length=20, choices=GAME_CHOICES)
     minutes = models.PositiveSmallIntegerField()
+    increment = models.PositiveSmallIntegerField(default=0)  # Fischer seconds a move: "5+3" is 5 and 3
+    # Asked for a casual game. Not part of the pool: the game is casual if either seeker asked.
+    casual = models.BooleanField(default=False)
     rating = models.PositiveIntegerField()  # the player's rating in this game when the seek was made
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        indexes = [models.Index(fields=["game", "minutes", "created_at"], name="games_seek_pool")]
+        indexes = [
+            models.Index(fields=["game", "minutes", "increment", "created_at"], name="games_seek_pool_clock")
+        ]
 
     def __str__(self) -> str:
-        return f"{self.user_id} seeks {self.game} {self.minutes}'"
+        mode = " casual" if self.casual else ""
+        return (
+            f"{self.user_id} seeks {self.game} {time_control_label(self.minutes * 60, self.increment)}{mode}"
+        )
 
 
 class TurnMail(models.Model):

@@ -7,9 +7,9 @@ class RatingsConfig(AppConfig):
     verbose_name = _("Ratings")
 
     def ready(self) -> None:
-        from games.services import pairing
+        from games.store import ratings as lent_ratings
         from ratings import receivers  # noqa: F401  (connects to games' game_finished signal)
         from ratings.selectors import rating_value
 
-        # Quick pairing pairs by rating; games never imports ratings, so ratings lends its reader.
-        pairing.rating_of = rating_value
+        # Quick pairing and the lobby read ratings; games never imports ratings, so ratings lends its reader.
+        lent_ratings.rating_of = rating_value

@@ -1,4 +1,4 @@
-"""Quick pairing: registered players waiting in a pool (game, minutes) are paired by rating.
+"""Quick pairing: registered players waiting in a pool (game, base + increment) are paired by rating.
 
 A seek is a row (``games.Seek``), so a waiting player survives a daphne or
 worker restart. Pairing runs here only, in one transaction per pool: the pool's
@@ -14,11 +14,17 @@ of their two ranges: +/-150, widened by 50 for every 5 s waited. Who waited
 longer plays first. Two players of whom one blocked the other are never
 paired. "Block all invitations" does not apply: a seeker asks to be paired.
 Guests cannot seek (a guest has no rating to pair by).
+
+The pools are the Fischer presets (1+0, 3+2, 5+3, 10+5, 15+10), like lichess's.
+Rated or casual is not a pool of its own (few players are online at once, and
+two half-empty pools pair nobody): the game is rated unless either seeker asked
+for casual, and a seeker is paired first with someone who asked the same, when
+one fits (docs/decisions.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 from django.db import connection, transaction
@@ -27,9 +33,10 @@ from django.utils.translation import gettext as _
 
 from accounts.identity import Identity
 from games.live import events
-from games.models import GAME_CHOICES, TIME_CONTROL_CHOICES, Game, Seek
+from games.models import FISCHER_PRESETS, GAME_CHOICES, Game, Seek
 from games.services.base import Code, GameError, now
 from games.services.setup import _save_new, _start
+from games.store import ratings as lent_ratings
 
 BASE_RANGE = 150
 WIDEN_BY = 50
@@ -37,15 +44,7 @@ WIDEN_EVERY = timedelta(seconds=5)
 POOL_LIMIT = 500  # seeks read per pool and run: the oldest, who are owed a game first
 
 GAMES = {slug for slug, _name in GAME_CHOICES}
-
-
-# A player's rating in a game. games never imports ratings: the ratings app puts
-# its own reader here when it starts (ratings/apps.py); 1500 until then.
-def _provisional_rating(user: object, game: str) -> int:
-    return 1500
-
-
-rating_of: Callable[[object, str], int] = _provisional_rating
+QUICK_POOLS: list[tuple[int, int]] = list(FISCHER_PRESETS)  # (base minutes, increment seconds)
 
 
 class _Gone(Exception):
@@ -57,20 +56,30 @@ def rating_range(seek: Seek, *, at: datetime) -> int:
     return BASE_RANGE + WIDEN_BY * int(waited / WIDEN_EVERY)
 
 
-def seek(*, identity: Identity, game: str, minutes: int) -> Game | None:
+def seek(
+    *, identity: Identity, game: str, minutes: int, increment: int = 0, casual: bool = False
+) -> Game | None:
     """Wait for a quick game (replacing any seek of this player); the game if paired at once."""
     user = identity.user
     if user is None:
         raise GameError(Code.LOGIN_REQUIRED, _("Log in to play a quick game."))
     if game not in GAMES:
         raise GameError(Code.BAD_KIND, _("Unknown game."))
-    if minutes not in TIME_CONTROL_CHOICES:
+    if (minutes, increment) not in QUICK_POOLS:
         raise GameError(Code.BAD_TIME, _("Choose one of the offered time controls."))
-    rating = int(rating_of(user, game))
+    rating = int(lent_ratings.rating_of(user, game))
     with transaction.atomic():
         Seek.objects.filter(user=user).delete()
-        Seek.objects.create(user=user, game=game, minutes=minutes, rating=rating, created_at=now())
-    for made in pair_pool(game, minutes):
+        Seek.objects.create(
+            user=user,
+            game=game,
+            minutes=minutes,
+            increment=increment,
+            casual=casual,
+            rating=rating,
+            created_at=now(),
+        )
+    for made in pair_pool(game, minutes, increment):
         if user.pk in (made.user0_id, made.user1_id):
             return made
     return None
@@ -84,15 +93,13 @@ def cancel_seek(*, user_id: int | None) -> bool:
     return deleted > 0
 
 
-def pair_pool(game: str, minutes: int) -> list[Game]:
+def pair_pool(game: str, minutes: int, increment: int = 0) -> list[Game]:
     """Pair whoever can be paired in one pool now; returns the games created."""
-    from accounts.services.blocks import either_blocked
-
     at = now()
     made: list[Game] = []
     with transaction.atomic():
         pool = (
-            Seek.objects.filter(game=game, minutes=minutes)
+            Seek.objects.filter(game=game, minutes=minutes, increment=increment)
             .order_by("created_at", "pk")
             .select_related("user")
         )
@@ -103,12 +110,7 @@ def pair_pool(game: str, minutes: int) -> list[Game]:
         for i, first in enumerate(seeks):
             if first.pk in taken:
                 continue
-            for second in seeks[i + 1 :]:
-                if second.pk in taken:
-                    continue
-                allowed = min(rating_range(first, at=at), rating_range(second, at=at))
-                if abs(first.rating - second.rating) > allowed or either_blocked(first.user, second.user):
-                    continue
+            for second in _partners(first, [s for s in seeks[i + 1 :] if s.pk not in taken], at=at):
                 try:
                     made.append(_start_pair(first, second))
                 except _Gone:
@@ -118,10 +120,28 @@ def pair_pool(game: str, minutes: int) -> list[Game]:
     return made
 
 
+def _partners(first: Seek, later: list[Seek], *, at: datetime) -> Iterator[Seek]:
+    """Who ``first`` may meet, oldest first: those who asked the same (rated or casual) before the others.
+
+    Lazy: the block check is a query, asked only until a pair is made.
+    """
+    from accounts.services.blocks import either_blocked
+
+    in_range = [
+        second
+        for second in later
+        if abs(first.rating - second.rating) <= min(rating_range(first, at=at), rating_range(second, at=at))
+    ]
+    same = [s for s in in_range if s.casual == first.casual]
+    for second in same + [s for s in in_range if s.casual != first.casual]:
+        if not either_blocked(first.user, second.user):
+            yield second
+
+
 def sweep() -> int:
     """Pair every pool with two or more seekers (their ranges have widened since); returns games made."""
-    pools = Seek.objects.values_list("game", "minutes").order_by().annotate(n=Count("pk"))
-    return sum(len(pair_pool(game, minutes)) for game, minutes, n in pools if n >= 2)
+    pools = Seek.objects.values_list("game", "minutes", "increment").order_by().annotate(n=Count("pk"))
+    return sum(len(pair_pool(game, minutes, increment)) for game, minutes, increment, n in pools if n >= 2)
 
 
 def _start_pair(first: Seek, second: Seek) -> Game:
@@ -130,9 +150,14 @@ def _start_pair(first: Seek, second: Seek) -> Game:
         deleted, _kinds = Seek.objects.filter(pk__in=[first.pk, second.pk]).delete()
         if deleted != 2:
             raise _Gone
-        # Who waited longer plays first.
+        # Who waited longer plays first; rated unless either asked for casual.
         new = Game(
-            game=first.game, kind=Game.Kind.LOBBY, time_control=first.minutes * 60, created_by=first.user
+            game=first.game,
+            kind=Game.Kind.LOBBY,
+            time_control=first.minutes * 60,
+            increment=first.increment,
+            casual=first.casual or second.casual,
+            created_by=first.user,
         )
         new.seat_user(0, first.user)
         new.seat_user(1, second.user)

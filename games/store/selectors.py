@@ -1,14 +1,15 @@
-"""Reads of games for pages outside live play (the profile's recent games)."""
+"""Reads of games for pages outside live play (the profile's recent games, the lobby's open challenges)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Q
+from django.db.models import F, Q
 
-from games.models import Game
+from games.models import SPEED_BOUNDS, SPEED_MOVES, Game, Speed, clock_speed
 from games.names import GAME_NAMES
+from games.store import ratings as lent_ratings
 
 RECENT_GAMES = 10
 
@@ -96,3 +97,71 @@ def _your_move_games(user):
 def your_move_count(user) -> int:
     """How many running games wait for ``user``'s move (one COUNT)."""
     return _your_move_games(user)[:YOUR_MOVE_LIMIT].count()
+
+
+LOBBY_LIMIT = 50  # open challenges listed at once, newest first
+LOBBY_SCAN = 200  # read to fill the list when a rating range leaves some out
+
+
+@dataclass(frozen=True)
+class LobbyFilter:
+    """What a lobby page asks to see; an empty field does not filter."""
+
+    game: str = ""
+    speed: str = ""  # a games.models.Speed
+    casual: bool | None = None  # None: rated and casual both
+    rating_min: int | None = None
+    rating_max: int | None = None
+
+
+@dataclass(frozen=True)
+class Challenge:
+    game: Game
+    rating: int  # its creator's rating in that game
+
+    @property
+    def speed(self) -> str:
+        return clock_speed(self.game.time_control, self.game.increment, self.game.days_per_move)
+
+
+def open_challenges(*, viewer, wanted: LobbyFilter | None = None) -> list[Challenge]:
+    """The open challenges ``viewer`` may see and asked for, newest first.
+
+    Blocks hide a challenge both ways (the viewer's own always show). The
+    rating range applies to the challenger's rating in that game, read through
+    the reader the ratings app lends (games/store/ratings.py).
+    """
+    from accounts.services.blocks import either_blocked
+
+    wanted = wanted or LobbyFilter()
+    games = Game.objects.filter(status=Game.Status.WAITING, kind=Game.Kind.LOBBY).select_related("created_by")
+    if wanted.game:
+        games = games.filter(game=wanted.game)
+    if wanted.casual is not None:
+        games = games.filter(casual=wanted.casual)
+    if wanted.speed == Speed.CORRESPONDENCE:
+        games = games.filter(days_per_move__gt=0)
+    elif wanted.speed:
+        low, high = SPEED_BOUNDS[wanted.speed]
+        games = games.filter(days_per_move=0)
+        games = games.alias(estimate=F("time_control") + SPEED_MOVES * F("increment")).filter(
+            estimate__gte=low
+        )
+        if high is not None:
+            games = games.filter(estimate__lt=high)
+    user = viewer if viewer is not None and viewer.is_authenticated else None
+    rows: list[Challenge] = []
+    for game in games[:LOBBY_SCAN]:
+        creator = game.created_by
+        mine = user is not None and game.created_by_id == user.pk
+        if user is not None and creator is not None and not mine and either_blocked(creator, user):
+            continue
+        rating = int(lent_ratings.rating_of(creator, game.game)) if creator is not None else 0
+        if wanted.rating_min is not None and rating < wanted.rating_min:
+            continue
+        if wanted.rating_max is not None and rating > wanted.rating_max:
+            continue
+        rows.append(Challenge(game=game, rating=rating))
+        if len(rows) >= LOBBY_LIMIT:
+            break
+    return rows

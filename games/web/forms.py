@@ -15,7 +15,9 @@ from games.models import (
     GAME_CHOICES,
     MAX_BASE_MINUTES,
     MAX_INCREMENT_SECONDS,
+    Speed,
 )
+from games.store.selectors import LobbyFilter
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -121,3 +123,43 @@ class NewGameForm(forms.Form):
         data["casual"] = opponent != "computer" and data.get("rated") == "casual"
         data["side_number"] = None if data.get("side") in (None, "random") else int(data["side"])
         return data
+
+
+MODE_FILTER_CHOICES = [("", _("Rated and casual")), ("rated", _("Rated")), ("casual", _("Casual"))]
+LOWEST_RATING, HIGHEST_RATING = 0, 4000
+
+
+class LobbyFilterForm(forms.Form):
+    """The lobby's filters (the home page's form and /lobby.json's query): every field may stay empty."""
+
+    game = forms.ChoiceField(label=_("Game"), choices=[("", _("All games")), *GAME_CHOICES], required=False)
+    speed = forms.ChoiceField(
+        label=_("Time control"), choices=[("", _("Any time control")), *Speed.choices], required=False
+    )
+    mode = forms.ChoiceField(label=_("Rated or casual"), choices=MODE_FILTER_CHOICES, required=False)
+    rating_min = forms.IntegerField(
+        label=_("Rating from"), min_value=LOWEST_RATING, max_value=HIGHEST_RATING, required=False
+    )
+    rating_max = forms.IntegerField(
+        label=_("Rating to"), min_value=LOWEST_RATING, max_value=HIGHEST_RATING, required=False
+    )
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        low, high = data.get("rating_min"), data.get("rating_max")
+        if low is not None and high is not None and low > high:
+            self.add_error("rating_max", _("The highest rating cannot be below the lowest."))
+        return data
+
+    def wanted(self) -> LobbyFilter:
+        """The filter asked for (call after ``is_valid``)."""
+        data = self.cleaned_data
+        mode = data.get("mode")
+        return LobbyFilter(
+            game=data.get("game") or "",
+            speed=data.get("speed") or "",
+            casual=None if not mode else mode == "casual",
+            rating_min=data.get("rating_min"),
+            rating_max=data.get("rating_max"),
+        )

@@ -15,34 +15,11 @@ from games import services
 from games.engines import ENGINES
 from games.engines.record import dump_record
 from games.live import events
-from games.models import Analysis, Game
+from games.models import Analysis, Game, time_control_label
 from games.services import analysis as game_analysis
 from games.services import analysis_board as board_analysis
-from games.store.selectors import your_move
-from games.web.forms import NewGameForm
-
-QUICK_MINUTES = (1, 3, 5)  # the quick-game buttons of each game
-
-
-def _open_challenges(request):
-    """Open lobby challenges this viewer may see (blocks hide them both ways)."""
-    from accounts.services.blocks import either_blocked
-
-    games = Game.objects.filter(status=Game.Status.WAITING, kind=Game.Kind.LOBBY).select_related(
-        "created_by"
-    )[:50]
-    user = request.user if request.user.is_authenticated else None
-    visible = []
-    for game in games:
-        if (
-            user is not None
-            and game.created_by is not None  # loaded by select_related
-            and game.created_by_id != user.pk
-            and either_blocked(game.created_by, user)
-        ):
-            continue
-        visible.append(game)
-    return visible
+from games.store.selectors import open_challenges, your_move
+from games.web.forms import LobbyFilterForm, NewGameForm
 
 
 def _invitations(request):
@@ -62,6 +39,9 @@ def home(request):
 def _render_home(request, form: NewGameForm, *, status: int = 200):
     """The home page; a refused new game comes back here with the form's errors, styled as ever."""
     identity = identity_from_request(request, create_guest=False)
+    # The lobby's filters ride in the address (a page without script filters too); bad ones filter nothing.
+    lobby_filter = LobbyFilterForm(request.GET)
+    wanted = lobby_filter.wanted() if lobby_filter.is_valid() else None
     mine, untimed = [], []
     if identity.user or identity.guest:
         running = (
@@ -79,16 +59,27 @@ def _render_home(request, form: NewGameForm, *, status: int = 200):
         {
             "engines": ENGINES.values(),
             "form": form,
-            "challenges": _open_challenges(request),
+            "challenges": open_challenges(viewer=request.user, wanted=wanted),
+            "lobby_filter": lobby_filter,
             "invitations": _invitations(request),
             "my_games": mine,
             "untimed_games": untimed,
             "your_move": your_move(identity.user) if identity.user is not None else [],
             "form_refused": status != 200,
-            "quick_minutes": QUICK_MINUTES,
+            "quick_pools": _quick_pools(),
         },
         status=status,
     )
+
+
+def _quick_pools() -> list[dict]:
+    """The quick-game buttons of each game: the pools, labelled as players write them ("5+3")."""
+    from games.services.pairing import QUICK_POOLS
+
+    return [
+        {"minutes": minutes, "increment": increment, "label": time_control_label(minutes * 60, increment)}
+        for minutes, increment in QUICK_POOLS
+    ]
 
 
 def _default_level(request) -> str:
@@ -230,11 +221,19 @@ def quick_seek(request):
 
     try:
         minutes = int(request.POST.get("minutes", ""))
+        increment = int(request.POST.get("increment", "0"))
     except ValueError:
-        minutes = -1
+        minutes, increment = -1, -1
+    casual = request.POST.get("casual", "") in ("1", "true", "on")
     identity = identity_from_request(request, create_guest=False)
     try:
-        game = pairing.seek(identity=identity, game=request.POST.get("game", ""), minutes=minutes)
+        game = pairing.seek(
+            identity=identity,
+            game=request.POST.get("game", ""),
+            minutes=minutes,
+            increment=increment,
+            casual=casual,
+        )
     except services.GameError as exc:
         return JsonResponse({"error": exc.code, "message": exc.message}, status=400)
     if game is None:
@@ -251,22 +250,30 @@ def quick_cancel(request):
 
 
 def lobby(request):
-    """The open challenges, for the home page's live list."""
+    """The open challenges (filtered as the query asks) and invitations, for the home page's live list."""
+    wanted = LobbyFilterForm(request.GET)
+    if not wanted.is_valid():
+        message = next(iter(wanted.errors.values()))[0]
+        return JsonResponse({"error": "bad_filter", "message": message}, status=400)
+    user = request.user if request.user.is_authenticated else None
     return JsonResponse(
         {
             "challenges": [
                 {
-                    "id": game.pk,
-                    "game": game.game,
-                    "name": game.get_game_display(),
-                    "by": game.created_by.username if game.created_by else "",
-                    "minutes": game.time_control // 60,
-                    "clock": game.time_control_label,
-                    "days_per_move": game.days_per_move,
-                    "casual": game.casual,
-                    "mine": request.user.is_authenticated and game.created_by_id == request.user.pk,
+                    "id": row.game.pk,
+                    "game": row.game.game,
+                    "name": row.game.get_game_display(),
+                    "by": row.game.created_by.username if row.game.created_by else "",
+                    "rating": row.rating,
+                    "minutes": row.game.time_control // 60,
+                    "increment": row.game.increment,
+                    "clock": row.game.time_control_label,
+                    "days_per_move": row.game.days_per_move,
+                    "speed": row.speed,
+                    "casual": row.game.casual,
+                    "mine": user is not None and row.game.created_by_id == user.pk,
                 }
-                for game in _open_challenges(request)
+                for row in open_challenges(viewer=request.user, wanted=wanted.wanted())
             ],
             "invitations": [
                 {

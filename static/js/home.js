@@ -146,10 +146,19 @@ function renderChallenges(challenges, names) {
   for (const item of challenges) {
     const row = document.createElement("li");
     row.dataset.gameId = item.id;
-    const name = names[item.game] || item.name;
-    row.append(item.days_per_move
-      ? format(gettext("%(name)s against %(who)s, %(clock)s per move"), { name, who: item.by, clock: item.clock })
-      : format(gettext("%(name)s against %(who)s, %(minutes)s min"), { name, who: item.by, minutes: item.clock }), " ");
+    row.dataset.speed = item.speed;
+    const text = item.days_per_move
+      ? gettext("%(name)s against %(who)s (%(rating)s), %(clock)s per move")
+      : gettext("%(name)s against %(who)s (%(rating)s), %(clock)s");
+    row.append(format(text, {
+      name: names[item.game] || item.name, who: item.by, rating: item.rating, clock: item.clock,
+    }), " ");
+    if (item.casual) {
+      const tag = document.createElement("span");
+      tag.className = "casual-tag";
+      tag.textContent = gettext("casual");
+      row.append(tag, " ");
+    }
     row.appendChild(item.mine
       ? postButton(`/play/${item.id}/cancel/`, gettext("Cancel"), "secondary")
       : takeControl(item));
@@ -177,9 +186,16 @@ async function refresh() {
   if (refreshing) return refreshing;
   refreshing = (async () => {
     try {
-      const response = await fetch("/lobby.json", { headers: { Accept: "application/json" }, credentials: "same-origin" });
-      if (!response.ok) return;
-      const data = await response.json();
+      const query = filterQuery();
+      const response = await fetch(`/lobby.json${query ? `?${query}` : ""}`, {
+        headers: { Accept: "application/json" }, credentials: "same-origin",
+      });
+      const data = await response.json().catch(() => null);
+      if (!data) return; // a server error page: the next notification tries again
+      if (data.error) {
+        document.getElementById("home-status").textContent = data.message;
+        return;
+      }
       const names = gameNames();
       renderChallenges(data.challenges, names);
       renderInvitations(data.invitations, names);
@@ -188,6 +204,46 @@ async function refresh() {
     }
   })();
   return refreshing;
+}
+
+// --- the lobby's filters: kept in the address and for the next visit; every change refetches ---
+
+const filter = document.getElementById("lobby-filter");
+const FILTER_KEY = "lobbyFilter";
+
+function filterQuery() {
+  if (!filter) return "";
+  const query = new URLSearchParams();
+  for (const [name, value] of new FormData(filter)) if (value !== "") query.append(name, value);
+  return query.toString();
+}
+
+function restoreFilter() {
+  // A filter in the address wins (the page was rendered with it); else the last one chosen here.
+  if (location.search) return false;
+  let saved = "";
+  try { saved = localStorage.getItem(FILTER_KEY) || ""; } catch { return false; }
+  if (!saved) return false;
+  for (const [name, value] of new URLSearchParams(saved)) {
+    if (filter.elements[name]) filter.elements[name].value = value;
+  }
+  return true;
+}
+
+function filterChanged() {
+  if (!filter.reportValidity()) return;
+  const query = filterQuery();
+  try { localStorage.setItem(FILTER_KEY, query); } catch { /* private mode: the address keeps it */ }
+  history.replaceState(null, "", query ? `?${query}` : location.pathname);
+  document.getElementById("home-status").textContent = "";
+  refresh();
+}
+
+if (filter) {
+  filter.querySelector("[data-filter-submit]").hidden = true; // every change applies at once
+  filter.addEventListener("change", filterChanged);
+  filter.addEventListener("submit", (event) => { event.preventDefault(); filterChanged(); });
+  if (restoreFilter()) refresh();
 }
 
 function onNotification(payload) {
@@ -243,7 +299,8 @@ function showSeeking(text) {
   quick.querySelector("#quick-waiting").hidden = !seeking;
   quick.querySelector("#quick-waiting-text").textContent = text || "";
   for (const button of quick.querySelectorAll("[data-quick-game]")) {
-    const chosen = seeking && button.dataset.quickGame === seeking.game && button.dataset.quickMinutes === seeking.minutes;
+    const chosen = seeking && button.dataset.quickGame === seeking.game
+      && button.dataset.quickMinutes === seeking.minutes && button.dataset.quickIncrement === seeking.increment;
     button.setAttribute("aria-pressed", String(Boolean(chosen)));
   }
 }
@@ -251,8 +308,11 @@ function showSeeking(text) {
 async function seek(choice) {
   seeking = choice;
   const name = gameNames()[choice.game] || choice.game;
-  showSeeking(format(gettext("Waiting for an opponent: %(name)s, %(minutes)s min…"), { name, minutes: choice.minutes }));
-  const answer = await post(quick.dataset.seekUrl, choice);
+  const clock = `${choice.minutes}+${choice.increment}`;
+  showSeeking(format(choice.casual
+    ? gettext("Waiting for an opponent: %(name)s, %(clock)s, casual…")
+    : gettext("Waiting for an opponent: %(name)s, %(clock)s…"), { name, clock }));
+  const answer = await post(quick.dataset.seekUrl, { ...choice, casual: choice.casual ? "1" : "" });
   if (answer.status === "paired") window.location.assign(answer.url);
   else if (answer.error) {
     seeking = null;
@@ -262,8 +322,14 @@ async function seek(choice) {
 }
 
 if (quick) {
+  const casual = quick.querySelector("#quick-casual");
   for (const button of quick.querySelectorAll("[data-quick-game]")) {
-    button.addEventListener("click", () => seek({ game: button.dataset.quickGame, minutes: button.dataset.quickMinutes }));
+    button.addEventListener("click", () => seek({
+      game: button.dataset.quickGame,
+      minutes: button.dataset.quickMinutes,
+      increment: button.dataset.quickIncrement,
+      casual: casual.checked,
+    }));
   }
   quick.querySelector("#quick-cancel").addEventListener("click", async () => {
     seeking = null;

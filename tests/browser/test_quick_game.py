@@ -18,10 +18,10 @@ def test_two_players_pressing_the_same_quick_game_button_play_each_other(
     bob = new_context(session_cookie=login_session(bob_user)).new_page()
     for page in (alice, bob):
         page.goto("/")
-    button = '[data-quick-game="ataxx"][data-quick-minutes="3"]'
+    button = '[data-quick-game="ataxx"][data-quick-minutes="3"][data-quick-increment="2"]'
     alice.click(button)
     expect(alice.locator("#quick-waiting")).to_be_visible()
-    expect(alice.locator("#quick-waiting-text")).to_contain_text("3 min")
+    expect(alice.locator("#quick-waiting-text")).to_contain_text("3+2")
     bob.click(button)
     for page in (alice, bob):
         page.wait_for_url("**/play/*/")
@@ -30,6 +30,31 @@ def test_two_players_pressing_the_same_quick_game_button_play_each_other(
     assert (
         alice.evaluate("window.__game.you") == 0 and bob.evaluate("window.__game.you") == 1
     )  # alice waited longer
+    expect(alice.locator(".play-title .time-control")).to_have_text("3+2")
+    expect(alice.locator(".play-title .casual-tag")).to_have_count(0)  # nobody asked for casual
+
+
+def test_a_player_asking_for_casual_lands_in_a_casual_game_with_the_pool_s_increment(
+    new_context, login_session, user_factory
+):
+    alice_user, bob_user = user_factory("alice"), user_factory("bob")
+    alice = new_context(session_cookie=login_session(alice_user)).new_page()
+    bob = new_context(session_cookie=login_session(bob_user)).new_page()
+    for page in (alice, bob):
+        page.goto("/")
+    button = '[data-quick-game="reversi"][data-quick-minutes="10"][data-quick-increment="5"]'
+    expect(alice.locator(button)).to_have_text("10+5")
+    alice.check("#quick-casual")
+    alice.click(button)
+    expect(alice.locator("#quick-waiting-text")).to_contain_text("10+5, casual")
+    expect(alice.locator(button)).to_have_attribute("aria-pressed", "true")
+    bob.click(button)  # bob did not ask for casual: "rated unless either asks for casual"
+    for page in (alice, bob):
+        page.wait_for_url("**/play/*/")
+        page.wait_for_function(READY)
+        expect(page.locator(".play-title .time-control")).to_have_text("10+5")
+        expect(page.locator(".play-title .casual-tag")).to_be_visible()
+    assert bob.evaluate("window.__game.snapshot.casual") is True
 
 
 def test_stop_waiting_means_nobody_is_paired_with_you(new_context, login_session, user_factory):
@@ -38,7 +63,7 @@ def test_stop_waiting_means_nobody_is_paired_with_you(new_context, login_session
     bob = new_context(session_cookie=login_session(bob_user)).new_page()
     alice.goto("/")
     bob.goto("/")
-    button = '[data-quick-game="reversi"][data-quick-minutes="1"]'
+    button = '[data-quick-game="reversi"][data-quick-minutes="1"][data-quick-increment="0"]'
     alice.click(button)
     expect(alice.locator("#quick-waiting")).to_be_visible()
     alice.click("#quick-cancel")

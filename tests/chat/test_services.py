@@ -296,3 +296,32 @@ def test_the_show_spectators_box_is_kept_for_players_and_guests(people, guest):
     visitor = Session()
     assert services.set_show_spectators(identity=type(guest)(None, None), session=visitor, show=True) is False
     assert not visitor.saved and visitor == {}
+
+
+def test_a_players_line_costs_one_read_of_the_game_one_of_the_blocks_and_the_insert(
+    people, django_assert_num_queries
+):
+    # The chat's rules (seats, the author's chat switch, a running mute, enough finished
+    # games for free text) are annotations of the game row: a line under load is three
+    # statements, not six (docs/performance.md, "Chat").
+    game_id, alice, _, _ = people
+    with django_assert_num_queries(3):
+        assert services.post_line(game_id=game_id, identity=alice, text="good luck").ok
+
+
+def test_a_muted_player_with_the_chat_off_or_too_few_games_is_still_refused_from_the_one_read(
+    people, user_factory
+):
+    from chat.models import ChatMute
+    from tests.people import me
+
+    game_id, alice, bob, _ = people
+    ChatMute.objects.create(user_id=bob.user.pk, until=timezone.now() + timedelta(hours=1))
+    assert services.post_line(game_id=game_id, identity=bob, text="hi").line.muted
+    Preferences.objects.create(user=alice.user, chat=False)
+    assert services.post_line(game_id=game_id, identity=alice, text="hi").verdict is Verdict.CHAT_OFF
+    newcomer = user_factory("newcomer")
+    refused = services.post_line(game_id=game_id, identity=me(newcomer), text="hi")
+    assert refused.verdict is Verdict.PRESETS_ONLY
+    assert services.post_line(game_id=game_id, identity=me(newcomer), preset="hello").ok
+    assert services.post_line(game_id=999_999, identity=alice, preset="hello").verdict is Verdict.NOT_FOUND

@@ -10,6 +10,7 @@ from accounts.services.blocks import block
 from games import services
 from games.models import Game, Seek
 from games.services import pairing
+from games.store import ratings as lent_ratings
 from tests.people import me
 
 pytestmark = pytest.mark.django_db
@@ -19,31 +20,33 @@ pytestmark = pytest.mark.django_db
 def ratings(monkeypatch):
     """The players' ratings, as the ratings app would give them."""
     table: dict[str, int] = {}
-    monkeypatch.setattr(pairing, "rating_of", lambda user, game: table.get(user.username, 1500))
+    monkeypatch.setattr(lent_ratings, "rating_of", lambda user, game: table.get(user.username, 1500))
     return table
 
 
 def test_two_players_pressing_the_same_button_land_in_one_game_the_first_seeker_first(user_factory, ratings):
     alice, bob = user_factory("alice"), user_factory("bob")
-    assert pairing.seek(identity=me(alice), game="ataxx", minutes=3) is None
-    game = pairing.seek(identity=me(bob), game="ataxx", minutes=3)
+    assert pairing.seek(identity=me(alice), game="ataxx", minutes=3, increment=2) is None
+    game = pairing.seek(identity=me(bob), game="ataxx", minutes=3, increment=2)
     assert game is not None and game.status == Game.Status.ACTIVE
-    assert (game.user0, game.user1, game.game, game.time_control) == (alice, bob, "ataxx", 180)
+    assert (game.user0, game.user1, game.game) == (alice, bob, "ataxx")
+    assert (game.time_control, game.increment, game.time_control_label) == (180, 2, "3+2")
+    assert not game.casual  # nobody asked for casual: rated
     assert not Seek.objects.exists()
 
 
 def test_different_pools_are_not_paired(user_factory, ratings):
     alice, bob = user_factory("alice"), user_factory("bob")
-    pairing.seek(identity=me(alice), game="ataxx", minutes=3)
-    assert pairing.seek(identity=me(bob), game="ataxx", minutes=5) is None
+    pairing.seek(identity=me(alice), game="ataxx", minutes=3, increment=2)
+    assert pairing.seek(identity=me(bob), game="ataxx", minutes=5, increment=3) is None
     assert Seek.objects.count() == 2
 
 
 def test_the_rating_range_widens_while_they_wait(user_factory, ratings):
     alice, bob = user_factory("alice"), user_factory("bob")
     ratings.update(alice=1500, bob=1720)  # 220 apart: outside +/-150
-    pairing.seek(identity=me(alice), game="reversi", minutes=5)
-    assert pairing.seek(identity=me(bob), game="reversi", minutes=5) is None
+    pairing.seek(identity=me(alice), game="reversi", minutes=5, increment=3)
+    assert pairing.seek(identity=me(bob), game="reversi", minutes=5, increment=3) is None
     assert pairing.sweep() == 0
     # Both have waited 10 s: +/-250 now.
     Seek.objects.update(created_at=pairing.now() - timedelta(seconds=10))
@@ -54,26 +57,28 @@ def test_the_rating_range_widens_while_they_wait(user_factory, ratings):
 def test_players_who_blocked_each_other_are_never_paired(user_factory, ratings):
     alice, bob, carol = user_factory("alice"), user_factory("bob"), user_factory("carol")
     block(by=bob, user=alice)
-    pairing.seek(identity=me(alice), game="reversi", minutes=5)
-    assert pairing.seek(identity=me(bob), game="reversi", minutes=5) is None
-    game = pairing.seek(identity=me(carol), game="reversi", minutes=5)
+    pairing.seek(identity=me(alice), game="reversi", minutes=5, increment=3)
+    assert pairing.seek(identity=me(bob), game="reversi", minutes=5, increment=3) is None
+    game = pairing.seek(identity=me(carol), game="reversi", minutes=5, increment=3)
     assert game is not None and {game.user0, game.user1} == {alice, carol}
     assert list(Seek.objects.values_list("user__username", flat=True)) == ["bob"]
 
 
 def test_one_seek_per_player_and_a_cancelled_seek_is_gone(user_factory, ratings):
     alice, bob = user_factory("alice"), user_factory("bob")
-    pairing.seek(identity=me(alice), game="reversi", minutes=5)
-    pairing.seek(identity=me(alice), game="ataxx", minutes=3)  # changed her mind: only the newer one
+    pairing.seek(identity=me(alice), game="reversi", minutes=5, increment=3)
+    pairing.seek(
+        identity=me(alice), game="ataxx", minutes=3, increment=2
+    )  # changed her mind: only the newer one
     assert list(Seek.objects.values_list("game", flat=True)) == ["ataxx"]
     assert pairing.cancel_seek(user_id=alice.pk) is True
-    assert pairing.seek(identity=me(bob), game="ataxx", minutes=3) is None
+    assert pairing.seek(identity=me(bob), game="ataxx", minutes=3, increment=2) is None
     assert pairing.cancel_seek(user_id=alice.pk) is False
 
 
 def test_a_seek_taken_meanwhile_is_not_paired_again(user_factory, ratings, monkeypatch):
     alice, bob = user_factory("alice"), user_factory("bob")
-    pairing.seek(identity=me(alice), game="reversi", minutes=5)
+    pairing.seek(identity=me(alice), game="reversi", minutes=5, increment=3)
     widen = pairing.rating_range
 
     def another_run_took_alice(seek, *, at):
@@ -82,7 +87,7 @@ def test_a_seek_taken_meanwhile_is_not_paired_again(user_factory, ratings, monke
         return widen(seek, at=at)
 
     monkeypatch.setattr(pairing, "rating_range", another_run_took_alice)
-    assert pairing.seek(identity=me(bob), game="reversi", minutes=5) is None
+    assert pairing.seek(identity=me(bob), game="reversi", minutes=5, increment=3) is None
     monkeypatch.setattr(pairing, "rating_range", widen)
     assert not Game.objects.exists()
     assert list(Seek.objects.values_list("user__username", flat=True)) == ["bob"]
@@ -91,14 +96,17 @@ def test_a_seek_taken_meanwhile_is_not_paired_again(user_factory, ratings, monke
 def test_guests_and_bad_buttons_are_refused_and_change_nothing(user_factory, guest_factory, ratings):
     guest, _ = guest_factory()
     with pytest.raises(services.GameError) as guest_refused:
-        pairing.seek(identity=guest, game="reversi", minutes=5)
+        pairing.seek(identity=guest, game="reversi", minutes=5, increment=3)
     assert guest_refused.value.code == "login_required"
     alice = user_factory("alice")
     with pytest.raises(services.GameError) as bad_time:
         pairing.seek(identity=me(alice), game="reversi", minutes=7)
     assert bad_time.value.code == "bad_time"
+    with pytest.raises(services.GameError) as not_a_pool:
+        pairing.seek(identity=me(alice), game="reversi", minutes=5, increment=0)  # a clock, but no button
+    assert not_a_pool.value.code == "bad_time"
     with pytest.raises(services.GameError) as bad_game:
-        pairing.seek(identity=me(alice), game="chess", minutes=5)
+        pairing.seek(identity=me(alice), game="chess", minutes=5, increment=3)
     assert bad_game.value.code == "bad_kind"
     assert not Seek.objects.exists()
 
@@ -108,9 +116,41 @@ def test_seekers_are_paired_by_their_ratings_from_the_ratings_app(user_factory):
 
     alice, bob, carol = user_factory("alice"), user_factory("bob"), user_factory("carol")
     Rating.objects.create(user=alice, game="reversi", value=1900)
-    pairing.seek(identity=me(alice), game="reversi", minutes=5)
-    assert pairing.seek(identity=me(bob), game="reversi", minutes=5) is None  # 1500: 400 below
+    pairing.seek(identity=me(alice), game="reversi", minutes=5, increment=3)
+    assert pairing.seek(identity=me(bob), game="reversi", minutes=5, increment=3) is None  # 1500: 400 below
     Rating.objects.create(user=carol, game="reversi", value=1820)
-    game = pairing.seek(identity=me(carol), game="reversi", minutes=5)
+    game = pairing.seek(identity=me(carol), game="reversi", minutes=5, increment=3)
     assert game is not None and {game.user0, game.user1} == {alice, carol}
     assert Seek.objects.get().rating == 1500
+
+
+def test_the_same_base_with_another_increment_is_another_pool(user_factory, ratings, monkeypatch):
+    monkeypatch.setattr(pairing, "QUICK_POOLS", [(5, 0), (5, 3)])
+    alice, bob = user_factory("alice"), user_factory("bob")
+    pairing.seek(identity=me(alice), game="reversi", minutes=5, increment=0)
+    assert pairing.seek(identity=me(bob), game="reversi", minutes=5, increment=3) is None
+    assert sorted(Seek.objects.values_list("increment", flat=True)) == [0, 3]
+    assert not Game.objects.exists()
+
+
+def test_a_casual_seeker_makes_the_game_casual_when_paired_with_a_rated_one(user_factory, ratings):
+    alice, bob = user_factory("alice"), user_factory("bob")
+    pairing.seek(identity=me(alice), game="ataxx", minutes=10, increment=5, casual=True)
+    game = pairing.seek(identity=me(bob), game="ataxx", minutes=10, increment=5)
+    assert game is not None and game.casual
+    assert (game.user0, game.user1, game.time_control_label) == (alice, bob, "10+5")
+
+
+def test_a_seeker_meets_someone_who_asked_the_same_before_someone_who_did_not(user_factory, ratings):
+    bob, carol, erin = user_factory("bob"), user_factory("carol"), user_factory("erin")
+    ratings.update(bob=1500, carol=1680, erin=1320)  # 180 from bob each, 360 apart: nobody fits yet
+    pairing.seek(identity=me(bob), game="reversi", minutes=1)
+    pairing.seek(identity=me(carol), game="reversi", minutes=1, casual=True)
+    pairing.seek(identity=me(erin), game="reversi", minutes=1)
+    assert not Game.objects.exists()
+    # 5 s later bob's range (+/-200) holds both: he asked for a rated game, so he meets erin, rated.
+    Seek.objects.update(created_at=pairing.now() - timedelta(seconds=5))
+    assert pairing.sweep() == 1
+    game = Game.objects.get()
+    assert {game.user0, game.user1} == {bob, erin} and not game.casual
+    assert list(Seek.objects.values_list("user__username", "casual")) == [("carol", True)]

@@ -26,8 +26,12 @@ def test_both_seekers_hear_paired_with_the_game_s_url(daphne_port, redis_layer, 
             open_socket(daphne_port, "/ws/notify/", cookies[0]) as alice_ws,
             open_socket(daphne_port, "/ws/notify/", cookies[1]) as bob_ws,
         ):
-            await asyncio.to_thread(pairing.seek, identity=Identity(alice, None), game="reversi", minutes=3)
-            await asyncio.to_thread(pairing.seek, identity=Identity(bob, None), game="reversi", minutes=3)
+            await asyncio.to_thread(
+                pairing.seek, identity=Identity(alice, None), game="reversi", minutes=3, increment=2
+            )
+            await asyncio.to_thread(
+                pairing.seek, identity=Identity(bob, None), game="reversi", minutes=3, increment=2
+            )
             return await first(alice_ws, "paired"), await first(bob_ws, "paired")
 
     to_alice, to_bob = asyncio.run(scenario())
