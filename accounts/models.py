@@ -137,6 +137,8 @@ class Preferences(models.Model):
     chat = models.BooleanField(_("chat in games"), default=True)
     # The spectators' room, for a player of the game (spectators always see it).
     chat_spectators = models.BooleanField(_("show the spectators' chat to me as a player"), default=False)
+    # Boards as HTML grids with typed moves and commands (guests keep it in the "sr" cookie).
+    screen_reader = models.BooleanField(_("screen-reader mode"), default=False)
 
     class Meta:
         verbose_name = _("preferences")

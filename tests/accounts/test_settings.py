@@ -27,6 +27,7 @@ def test_everyone_gets_default_settings_without_anything_being_stored(alice, cli
             "block_invitations": False,
             "chat": True,
             "chat_spectators": False,
+            "screen_reader": False,
         }
     assert not Preferences.objects.exists()
 
