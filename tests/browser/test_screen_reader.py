@@ -13,7 +13,15 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import DESKTOP, PHONE, screenshot
-from tests.browser.pages import READY, open_replay, start_game_from_home
+from tests.browser.pages import (
+    READY,
+    click_move,
+    open_replay,
+    snapshot,
+    start_game_from_home,
+    wait_my_turn_or_over,
+)
+from tests.browser.test_readable_boards import axe_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -368,3 +376,70 @@ def test_the_command_words_are_translated_and_english_still_works(new_context, l
     assert ":" in translated_answer
     assert type_line(page, row) == type_line(page, "row 3")
     assert type_line(page, "row 3").count(";") == 7
+
+
+def test_every_page_passes_axe_in_both_views_and_every_board_is_photographed(
+    new_context, user_factory, login_session
+):
+    """axe-core: no serious or critical violation on any page, normal and screen-reader view,
+    at 1280 px and 360x740; each board is photographed in all four ways (artifacts/screenshots/)."""
+    alice = user_factory("alice")
+    user_factory("bob")
+    page = new_context(session_cookie=login_session(alice)).new_page()
+    games = {}
+    for game in GAMES:
+        start_game_from_home(page, game, opponent="computer", level="easy", minutes="5", side="0")
+        click_move(page, game, snapshot(page)["position"]["legal_moves"][0])
+        page.wait_for_function("() => window.__game.snapshot.ply >= 1")
+        wait_my_turn_or_over(page)
+        games[game] = snapshot(page)["id"]
+    pages = [
+        "/",
+        *(f"/play/{games[game]}/" for game in GAMES),
+        *(f"/play/{games[game]}/replay/" for game in GAMES),
+        *(f"/analysis/{game}/" for game in GAMES),
+        *(f"/rules/{game}/" for game in GAMES),
+        "/history/",
+        "/rankings/",
+        "/rankings/reversi/",
+        "/settings/",
+        "/players/alice/",
+        "/players/bob/",
+        "/profile/edit/",
+        "/messages/",
+        "/messages/new/",
+    ]
+    guest_pages = ["/accounts/login/", "/accounts/signup/", "/settings/"]
+    guest = new_context().new_page()
+    problems = {}
+    for view in ("normal", "screen-reader"):
+        if view == "screen-reader":
+            for browser_page in (page, guest):
+                switch_on_from_the_first_control(browser_page)
+        for size, name in ((DESKTOP, "desktop"), (PHONE, "phone")):
+            for browser_page, urls in ((page, pages), (guest, guest_pages)):
+                browser_page.set_viewport_size(size)
+                for url in urls:
+                    browser_page.goto(url)
+                    browser_page.wait_for_load_state("networkidle")
+                    if "/play/" in url and "/replay/" not in url:
+                        browser_page.wait_for_function(READY)
+                    if view == "screen-reader" and ("/play/" in url or "/analysis/" in url):
+                        expect(browser_page.locator("table.sr-grid[role=grid]")).to_be_visible()
+                        expect(browser_page.locator("#sr-panel")).to_be_visible()
+                    for game in GAMES:
+                        if url == f"/play/{games[game]}/":
+                            screenshot(browser_page, f"board-{game}-{view}-{name}")
+                        elif url.startswith(f"/play/{games[game]}/replay"):
+                            screenshot(browser_page, f"replay-{game}-{view}-{name}")
+                        elif url == f"/analysis/{game}/":
+                            screenshot(browser_page, f"analysis-board-{game}-{view}-{name}")
+                    found = axe_violations(browser_page)
+                    if found:
+                        problems[f"{url} {view} {name}"] = found
+                    assert browser_page.evaluate("document.documentElement.scrollWidth") <= size["width"], (
+                        url,
+                        view,
+                        name,
+                    )
+    assert problems == {}
