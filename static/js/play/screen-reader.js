@@ -99,13 +99,17 @@ export function setupScreenReader(page) {
     element.setAttribute("aria-live", "off");
     element.removeAttribute("role");
     let said = null;
+    let saidAt = 0;
     const repeat = () => {
       const text = element.textContent.trim();
       if (!text || element.hidden) return;
-      // The result is redrawn with every picture; it is news only when it changes.
-      if (element.dataset.srOnce !== undefined && text === said) return;
+      // The result is redrawn with every picture; it is news only when it changes. The same
+      // line twice within a second is one event seen twice (the page's first snapshot, then
+      // the socket's), not news.
+      const again = text === said && (element.dataset.srOnce !== undefined || performance.now() - saidAt < 1000);
       said = text;
-      answer(text);
+      saidAt = performance.now();
+      if (!again) answer(text);
     };
     new MutationObserver(repeat).observe(element, { childList: true, characterData: true, subtree: true, attributes: true, attributeFilter: ["hidden"] });
   }
@@ -117,6 +121,10 @@ export function setupScreenReader(page) {
   table.setAttribute("role", "grid");
   table.setAttribute("aria-label", board.options.label);
   table.id = "sr-grid";
+  // Square cells of a size the board's glyphs fit in (Quantum's hold several marks); through
+  // the CSSOM, as a style attribute would be refused by the site's CSP.
+  table.style.setProperty("--sr-cols", board.cols);
+  table.style.setProperty("--sr-cell", board.cols <= 3 ? "5.5rem" : "2.6rem");
   const tds = new Map();
   const groups = board.groups;
   for (let row = 0; row < board.rows; row++) {
