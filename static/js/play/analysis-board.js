@@ -65,7 +65,7 @@ async function load(fen, moves, last) {
     evaluation.textContent = "";
     asked = null;
     draw();
-    if (last) screenReader?.answer(format(gettext("Played %(move)s. %(next)s"), { move: last, next: root.querySelector("#board-to-move").textContent }));
+    if (last) screenReader?.answer(format(gettext("Played %(move)s. %(next)s"), { move: last, next: root.querySelector("#board-to-move").textContent }), { reply: true });
   } finally {
     busy = false;
   }

@@ -77,7 +77,7 @@ function stepTo(n) {
   const where = ply === 0
     ? format(gettext("Move %(ply)s of %(total)s"), { ply, total })
     : format(gettext("Move %(ply)s of %(total)s: %(move)s."), { ply, total, move: replay.moves[ply - 1] });
-  screenReader.answer(ply === total && final.result ? [where, resultText(final, null)] : where);
+  screenReader.answer(ply === total && final.result ? [where, resultText(final, null)] : where, { reply: true });
 }
 
 // A position that is not in the game (the better move, from the analysis) with its move highlighted.

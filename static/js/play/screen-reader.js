@@ -72,7 +72,7 @@ export function setupScreenReader(page) {
   const aliases = new Map();
   for (const key of available) {
     aliases.set(key, key);
-    aliases.set(words[key].toLocaleLowerCase(), key);
+    aliases.set(words[key].normalize("NFC").toLocaleLowerCase(), key);
   }
   panel.hidden = false;
   page.root.classList.add("screen-reader");
@@ -80,9 +80,10 @@ export function setupScreenReader(page) {
   // --- the log -------------------------------------------------------------------------
 
   let said = 0;
-  function answer(lines) {
+  // reply: an answer to what was typed (marked, so that it can be told from the news).
+  function answer(lines, { reply = false } = {}) {
     const entry = document.createElement("div");
-    entry.className = "sr-entry";
+    entry.className = reply ? "sr-entry sr-reply" : "sr-entry";
     entry.dataset.n = ++said; // numbered, so an entry can be found after older ones are dropped
     for (const line of [].concat(lines)) {
       const item = document.createElement("p");
@@ -336,7 +337,8 @@ export function setupScreenReader(page) {
 
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    const text = input.value.trim();
+    // NFC: Bengali and Hindi letters with a nukta can be typed composed or not.
+    const text = input.value.trim().normalize("NFC");
     if (!text) return;
     input.value = "";
     const [first, ...rest] = text.toLocaleLowerCase().split(/\s+/);
@@ -344,12 +346,12 @@ export function setupScreenReader(page) {
     const argument = rest.join(" ") || undefined;
     if (key && (argument === undefined || takesArgument.has(key))) {
       const reply = own.has(key) ? page.commands[key](argument) : common[key](argument);
-      if (reply !== undefined) answer(reply);
+      if (reply !== undefined) answer(reply, { reply: true });
       return;
     }
-    if (!page.move) return answer(format(gettext("%(text)s is not a command here. Type help for the list."), { text }));
+    if (!page.move) return answer(format(gettext("%(text)s is not a command here. Type help for the list."), { text }), { reply: true });
     const token = normaliseMove(text);
-    answer(format(gettext("Sending %(move)s."), { move: token }));
+    answer(format(gettext("Sending %(move)s."), { move: token }), { reply: true });
     page.move(token);
   });
 
