@@ -139,6 +139,8 @@ class Preferences(models.Model):
     chat_spectators = models.BooleanField(_("show the spectators' chat to me as a player"), default=False)
     # Opt-in: mails go only to a verified address (games/services/correspondence_mail.py).
     correspondence_mail = models.BooleanField(_("e-mail me about my correspondence games"), default=False)
+    # Boards as HTML grids with typed moves and commands (guests keep it in the "sr" cookie).
+    screen_reader = models.BooleanField(_("screen-reader mode"), default=False)
 
     class Meta:
         verbose_name = _("preferences")

@@ -15,7 +15,7 @@ from django.dispatch import receiver
 
 from accounts.models import Preferences, User
 from accounts.services import logins
-from accounts.services.preferences import GUEST_FIELDS, SESSION_KEY, clean_preferences
+from accounts.services.preferences import GUEST_FIELDS, SESSION_KEY, clean_preferences, guest_screen_reader
 from config.websocket import auth_group
 
 
@@ -23,10 +23,14 @@ from config.websocket import auth_group
 def keep_guest_preferences(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
     """A guest who registers keeps the settings they chose while playing as a guest."""
     stored = request.session.get(SESSION_KEY) if request is not None and hasattr(request, "session") else None
-    if not isinstance(stored, dict):
-        return
-    values = clean_preferences(stored)
-    Preferences.objects.update_or_create(user=user, defaults={name: values[name] for name in GUEST_FIELDS})
+    fields = {}
+    if isinstance(stored, dict):
+        values = clean_preferences(stored)
+        fields = {name: values[name] for name in GUEST_FIELDS}
+    if request is not None and guest_screen_reader(request):
+        fields["screen_reader"] = True  # the mode they needed to sign up stays on
+    if fields:
+        Preferences.objects.update_or_create(user=user, defaults=fields)
 
 
 @receiver(password_reset, dispatch_uid="accounts_reset_address_is_the_owners")

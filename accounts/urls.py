@@ -12,6 +12,7 @@ urlpatterns = [
     path("players/<str:username>/unblock/", views.unblock_player, name="unblock"),
     path("profile/edit/", views.profile_edit, name="profile_edit"),
     path("settings/", views.settings_view, name="settings"),
+    path("settings/screen-reader/", views.screen_reader_view, name="screen_reader"),
     path("messages/", views.inbox, name="inbox"),
     path("messages/sent/", views.sent, name="sent"),
     path("messages/new/", views.compose, name="compose"),

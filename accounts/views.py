@@ -18,7 +18,7 @@ from accounts.identity import AuthenticatedHttpRequest
 from accounts.models import User
 from accounts.services import blocks
 from accounts.services import messages as msgs
-from accounts.services.preferences import get_preferences, save_preferences
+from accounts.services.preferences import get_preferences, save_preferences, set_screen_reader
 from accounts.services.profiles import find_player, profile_update
 from accounts.services.recovery import recovery_addresses
 
@@ -120,6 +120,21 @@ def settings_view(request: HttpRequest) -> HttpResponse:
         "email_addresses": recovery_addresses(user) if user.is_authenticated else [],
     }
     return render(request, "accounts/settings.html", context)
+
+
+@require_POST
+def screen_reader_view(request: HttpRequest) -> HttpResponse:
+    """The first control of every page: switch the screen-reader mode, then back to that page."""
+    value = request.POST.get("on")
+    if value not in ("0", "1"):
+        return HttpResponse(
+            _("Say on=1 or on=0 to switch the screen-reader mode."),
+            status=400,
+            content_type="text/plain; charset=utf-8",
+        )
+    response = _back(request, reverse("accounts:settings"))
+    set_screen_reader(request, response, on=value == "1")
+    return response
 
 
 # --- messages --------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Field
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 
 from accounts.models import Preferences
 
@@ -24,9 +24,14 @@ FIELDS = (
     "chat",
     "chat_spectators",
     "correspondence_mail",
+    "screen_reader",
 )
 # Guests cannot be invited (they have no name to invite), so the switch is theirs only when registered.
 GUEST_FIELDS = ("theme", "palette", "ai_level", "hints", "sound", "chat", "chat_spectators")
+# A guest's screen-reader mode is a cookie, not session data: it must hold from the very
+# first page (before any session exists) and outlive the session, as a browser setting.
+SCREEN_READER_COOKIE = "sr"
+SCREEN_READER_COOKIE_AGE = 365 * 24 * 3600
 
 
 def _default(name: str) -> Any:
@@ -76,8 +81,31 @@ def get_preferences(request: HttpRequest) -> dict[str, Any]:
         prefs = clean_preferences(stored if isinstance(stored, dict) else {})
         prefs["block_invitations"] = False
         prefs["correspondence_mail"] = False
+        prefs["screen_reader"] = guest_screen_reader(request)
     request._site_preferences = prefs  # type: ignore[attr-defined]
     return prefs
+
+
+def guest_screen_reader(request: HttpRequest) -> bool:
+    """Whether this browser's cookie asks for the screen-reader mode."""
+    return request.COOKIES.get(SCREEN_READER_COOKIE) == "1"
+
+
+def set_screen_reader(request: HttpRequest, response: HttpResponse, *, on: bool) -> None:
+    """Switch the screen-reader mode: on the account for a player, in the cookie for a guest."""
+    user = request.user
+    if user.is_authenticated:
+        Preferences.objects.update_or_create(user_id=user.pk, defaults={"screen_reader": on})
+        request._site_preferences = None  # type: ignore[attr-defined]
+        return
+    response.set_cookie(
+        SCREEN_READER_COOKIE,
+        "1" if on else "0",
+        max_age=SCREEN_READER_COOKIE_AGE,
+        samesite="Lax",
+        secure=request.is_secure(),
+        httponly=True,
+    )
 
 
 def save_preferences(request: HttpRequest, values: dict[str, Any]) -> dict[str, Any]:
@@ -92,6 +120,7 @@ def save_preferences(request: HttpRequest, values: dict[str, Any]) -> dict[str, 
         prefs = clean_preferences({**get_preferences(request), **fields})
         prefs["block_invitations"] = False
         prefs["correspondence_mail"] = False
+        prefs["screen_reader"] = guest_screen_reader(request)
         request.session[SESSION_KEY] = {name: prefs[name] for name in GUEST_FIELDS}
     request._site_preferences = prefs  # type: ignore[attr-defined]
     return prefs

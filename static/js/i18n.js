@@ -11,6 +11,10 @@ export function ngettext(singular, plural, count) {
   return count === 1 ? singular : plural;
 }
 
+export function pgettext(context, text) {
+  return typeof window.pgettext === "function" ? window.pgettext(context, text) : text;
+}
+
 // Named placeholders as in Python: format("%(name)s wins", {name: "ann"}).
 export function format(template, values) {
   if (typeof window.interpolate === "function") return window.interpolate(template, values, true);

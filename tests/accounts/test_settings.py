@@ -28,6 +28,7 @@ def test_everyone_gets_default_settings_without_anything_being_stored(alice, cli
             "chat": True,
             "chat_spectators": False,
             "correspondence_mail": False,
+            "screen_reader": False,
         }
     assert not Preferences.objects.exists()
 

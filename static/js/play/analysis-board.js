@@ -22,6 +22,7 @@ let current = { fen: start.fen, position: start.position, last: null };
 const history = []; // earlier positions, for "Take back"
 let busy = false;
 let asked = null; // the FEN whose evaluation is awaited
+let screenReader = null; // the screen-reader mode's log, when it is on
 
 function draw() {
   const position = current.position;
@@ -64,6 +65,7 @@ async function load(fen, moves, last) {
     evaluation.textContent = "";
     asked = null;
     draw();
+    if (last) screenReader?.answer(format(gettext("Played %(move)s. %(next)s"), { move: last, next: root.querySelector("#board-to-move").textContent }), { reply: true });
   } finally {
     busy = false;
   }
@@ -126,4 +128,26 @@ root.querySelector("#board-back").addEventListener("click", () => {
 root.querySelector("#board-reset").addEventListener("click", () => { history.length = 0; load("", [], null); });
 passButton.addEventListener("click", () => playMove(current.position.legal_moves.find((m) => m === "pass" || m === "0000")));
 root.querySelector("#evaluate").addEventListener("click", evaluate);
+if (root.dataset.screenReader === "true") {
+  const { setupScreenReader } = await import("./screen-reader.js");
+  const click = (selector) => {
+    const button = root.querySelector(selector);
+    if (button.hidden || button.disabled) return gettext("That is not possible now.");
+    button.click();
+    return selector === "#board-back" ? [gettext("Taken back."), root.querySelector("#board-to-move").textContent] : undefined;
+  };
+  screenReader = setupScreenReader({
+    root,
+    renderer,
+    lines: readJson("four-tac-toe-lines", []),
+    state: () => ({ position: current.position, moves: [...history.map((h) => h.last), current.last].filter(Boolean), last_move: current.last }),
+    move: playMove,
+    commands: {
+      back: () => click("#board-back"),
+      evaluate: () => click("#evaluate"),
+      pass: () => click("#board-pass"),
+    },
+    mirror: [evaluation, errorBox],
+  });
+}
 draw();

@@ -14,6 +14,7 @@ export function sideNames() {
 
 const tokenAt = (row, col) => `${FILES[col]}${7 - row}`;
 const PIECE_SIDE = { x: 0, o: 1 };
+const DISC = ["●", "○"];
 
 export function createRenderer(host, ctx) {
   const names = sideNames();
@@ -95,7 +96,7 @@ export function createRenderer(host, ctx) {
         next.set(square, owner);
         const kind = clone.has(square) ? "clone" : jump.has(square) ? "jump" : hinted.has(square) ? "hint" : "";
         marks.get(square).setAttribute("class", `target ${kind}`);
-        board.setLabel(square, cellLabel(square, owner, kind));
+        board.setLabel(square, cellLabel(square, owner, kind), owner === null ? (kind ? "·" : "") : DISC[owner]);
       }
     }
     shown = next;

@@ -197,18 +197,23 @@ export class GridBoard {
     this.cursorRect.setAttribute("y", cell.y);
     // aria-activedescendant makes screen readers read the cell's label as the cursor moves.
     this.svg.setAttribute("aria-activedescendant", cell.hit.id);
-    if (announce) {
-      this.options.onHover?.(token);
-      this.onCursor?.(token, cell.hit.getAttribute("aria-label")); // the screen-reader mode reads it out
-    }
+    if (announce) this.options.onHover?.(token);
   }
 
-  setLabel(token, text) {
+  // glyph: the cell's content in one or two characters, for the screen-reader mode's
+  // table (static/js/play/screen-reader.js), which follows every label through onLabel.
+  setLabel(token, text, glyph = "") {
     this.cells.get(token).hit.setAttribute("aria-label", text);
+    this.onLabel?.(token, text, glyph);
   }
 
   cell(token) {
     return this.cells.get(token);
+  }
+
+  // Where the keyboard lands on the board: the SVG grid, or the screen-reader mode's table.
+  focus() {
+    (this.focusTarget?.() ?? this.svg).focus();
   }
 
   // Marks a cell for a short CSS animation (flips, conversions); restarting the

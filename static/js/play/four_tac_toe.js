@@ -76,7 +76,8 @@ export function createRenderer(host, ctx) {
       board.cell(token).hit.classList.toggle("closed", closed);
       if (closed) drawClosed(cell);
       else if (owner !== null) drawMark(board.layers.pieces, owner, cell.cx, cell.cy, CELL * 0.28);
-      board.setLabel(token, cellLabel(token, owner, closed, legal.has(token), Math.floor(row / 3) * 3 + Math.floor(col / 3)));
+      const glyph = closed ? "⊘" : owner === null ? "" : names[owner];
+      board.setLabel(token, cellLabel(token, owner, closed, legal.has(token), Math.floor(row / 3) * 3 + Math.floor(col / 3)), glyph);
     });
     drawCompleted(position.completed);
     const last = snapshot.last_move && board.cell(snapshot.last_move);
@@ -158,5 +159,14 @@ export function createRenderer(host, ctx) {
     return format(gettext("%(cell)s, %(board)s, empty"), { cell: token, board: where });
   }
 
-  return { render, board, helpLines };
+  // The screen-reader mode's "board" command: each side's completed lines, by their cells.
+  function summary() {
+    if (!view) return [];
+    return view.position.completed.map((ids, side) => (ids.length
+      ? format(ngettext("%(side)s has completed %(count)s line: %(lines)s.", "%(side)s has completed %(count)s lines: %(lines)s.", ids.length),
+        { side: names[side], count: ids.length, lines: ids.map((k) => lines[k].join("–")).join("; ") })
+      : format(gettext("%(side)s has completed no line yet."), { side: names[side] })));
+  }
+
+  return { render, board, helpLines, summary };
 }

@@ -536,7 +536,7 @@ function bindActions() {
   // The skip link lands on the board itself, ready for the arrow keys.
   document.querySelector("[data-skip-board]")?.addEventListener("click", (event) => {
     event.preventDefault();
-    renderer.board.svg.focus();
+    renderer.board.focus();
   });
   for (const button of $$("[data-step]")) button.addEventListener("click", () => step(button.dataset.step));
   document.addEventListener("keydown", (event) => {
@@ -594,6 +594,24 @@ async function copyInvite() {
   say(gettext("Invite link copied."));
 }
 
+// --- the screen-reader mode's commands (screen-reader.js) -------------------------------
+
+function clockText(snapshot) {
+  if (!snapshot.clock.timed) return gettext("This game has no clock.");
+  return [0, 1].map((side) => {
+    const left = $(`.player[data-side="${side}"] .clock`).textContent;
+    return format(gettext("%(name)s: %(time)s left."), { name: playerName(snapshot, side), time: left });
+  });
+}
+
+// The page's own buttons, so resigning asks first as it does for a click.
+function press(...actions) {
+  const button = actions.map((a) => $(`[data-action="${a}"]`)).find((b) => b && !b.hidden && !b.disabled);
+  if (!button) return gettext("That is not possible now.");
+  button.click();
+  return undefined;
+}
+
 // --- sound ---------------------------------------------------------------------------------
 
 function sound(snapshot, previous, event) {
@@ -615,7 +633,19 @@ function sound(snapshot, previous, event) {
 bindActions();
 if (root.dataset.screenReader === "true") {
   const { setupScreenReader } = await import("./screen-reader.js");
-  setupScreenReader({ root, client, renderer, renderers, play: playMove, lines: readJson("four-tac-toe-lines", []) });
+  setupScreenReader({
+    root,
+    renderer,
+    lines: readJson("four-tac-toe-lines", []),
+    state: () => client.game,
+    move: playMove,
+    commands: {
+      clock: () => clockText(client.game),
+      resign: () => press("resign"),
+      draw: () => press("accept_draw", "offer_draw"),
+    },
+    mirror: [$("#status"), $("#result"), $("#move-note")],
+  });
 }
 remember(initial);
 draw(initial);

@@ -119,7 +119,7 @@ export function createRenderer(host, ctx) {
       if (lastSquares.has(info.square)) classes.push("last");
       svgEl("rect", { class: classes.join(" "), x: cell.x + 1, y: cell.y + 1, width: CELL - 2, height: CELL - 2, rx: 2 }, board.layers.marks);
       drawSquare(cell, info, slots);
-      board.setLabel(token, cellLabel(info, choices.has(info.square), pairable.has(info.square)));
+      board.setLabel(token, cellLabel(info, choices.has(info.square), pairable.has(info.square)), glyphOf(info));
     }
     const cycleMarks = new Set(pending ? pending.marks : []);
     for (const [move, a, b] of position.links || []) drawLink(move, slots.get(`${a}:${move}`), slots.get(`${b}:${move}`), cycleMarks.has(move));
@@ -204,7 +204,33 @@ export function createRenderer(host, ctx) {
     return parts.join(", ");
   }
 
-  return { render, board, selected: () => first };
+  // The screen-reader mode's "board" command: what the links and marks say, as sentences.
+  function summary() {
+    if (!view) return [];
+    const { position } = view;
+    const text = [];
+    for (const [move, a, b] of position.links || []) {
+      text.push(format(gettext("Move %(move)s (%(side)s) is spooky: square %(a)s or square %(b)s."),
+        { move, side: names[move % 2 === 1 ? 0 : 1], a, b }));
+    }
+    const pending = position.pending_cycle;
+    if (pending) {
+      text.push(format(gettext("A cycle closed through squares %(squares)s: move %(move)s settles in square %(a)s or square %(b)s."),
+        { squares: pending.squares.join(", "), move: pending.move, a: pending.choices[0], b: pending.choices[1] }));
+    }
+    for (const line of position.lines || []) {
+      text.push(format(gettext("%(side)s has three in a row: squares %(squares)s."), { side: names[line.side], squares: line.squares.join(", ") }));
+    }
+    return text;
+  }
+
+  return { render, board, selected: () => first, summary };
+}
+
+// The square's marks in short: "X3" once settled, "x1 o2" while spooky.
+function glyphOf(info) {
+  if (info.classical) return `${["X", "O"][info.classical.side]}${info.classical.move}`;
+  return info.spooky.map((mark) => `${LETTER[mark.side]}${mark.move}`).join(" ");
 }
 
 function squaresOf(token) {

@@ -16,6 +16,7 @@ const renderer = renderers.createRenderer(root.querySelector("#board"), {
 });
 let ply = replay.moves.length;
 const onShow = []; // the analysis graph follows the ply shown
+let screenReader = null; // the screen-reader mode's log, when it is on
 
 function snapshotAt(n) {
   return {
@@ -68,6 +69,17 @@ function show(n) {
   onShow.forEach((listener) => listener(ply));
 }
 
+// Each step, said in the screen-reader mode's log: where we are and what was played.
+function stepTo(n) {
+  show(n);
+  if (!screenReader) return;
+  const total = replay.moves.length;
+  const where = ply === 0
+    ? format(gettext("Move %(ply)s of %(total)s"), { ply, total })
+    : format(gettext("Move %(ply)s of %(total)s: %(move)s."), { ply, total, move: replay.moves[ply - 1] });
+  screenReader.answer(ply === total && final.result ? [where, resultText(final, null)] : where, { reply: true });
+}
+
 // A position that is not in the game (the better move, from the analysis) with its move highlighted.
 function showPosition(position, move) {
   const snapshot = { ...snapshotAt(ply), last_move: move, position, status: "active" };
@@ -82,7 +94,7 @@ function buildMoveList() {
     button.type = "button";
     button.className = "link";
     button.textContent = token;
-    button.addEventListener("click", () => show(index + 1));
+    button.addEventListener("click", () => stepTo(index + 1));
     item.dataset.ply = index;
     item.appendChild(button);
     list.appendChild(item);
@@ -91,18 +103,38 @@ function buildMoveList() {
 
 const steps = { first: () => 0, prev: () => ply - 1, next: () => ply + 1, last: () => replay.moves.length };
 root.querySelectorAll("[data-step]").forEach((button) => {
-  button.addEventListener("click", () => show(steps[button.dataset.step]()));
+  button.addEventListener("click", () => stepTo(steps[button.dataset.step]()));
 });
 document.addEventListener("keydown", (event) => {
   if (event.target.closest("input, textarea, select")) return;
   const keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
   // The board grid uses the arrow keys for its cursor; stepping is for everywhere else.
   if (keys[event.key] && !event.target.closest(".board-svg")) {
-    show(steps[keys[event.key]]());
+    stepTo(steps[keys[event.key]]());
     event.preventDefault();
   }
 });
 
 buildMoveList();
+if (root.dataset.screenReader === "true") {
+  const { setupScreenReader } = await import("./screen-reader.js");
+  const go = (n) => {
+    stepTo(n);
+    return undefined; // stepTo says where it went
+  };
+  screenReader = setupScreenReader({
+    root,
+    renderer,
+    lines: readJson("four-tac-toe-lines", []),
+    state: () => snapshotAt(ply),
+    commands: {
+      next: () => go(ply + 1),
+      back: () => go(ply - 1),
+      start: () => go(0),
+      end: () => go(replay.moves.length),
+    },
+    mirror: [],
+  });
+}
 setupAnalysis({ root, replay, show, showPosition, onShow, names: [playerName(final, 0), playerName(final, 1)] });
 show(ply);

@@ -11,6 +11,7 @@ export function sideNames() {
 }
 
 const tokenAt = (row, col) => `${FILES[col]}${row + 1}`;
+const DISC = ["●", "○"];
 
 export function createRenderer(host, ctx) {
   const names = sideNames();
@@ -42,7 +43,7 @@ export function createRenderer(host, ctx) {
       if (shown && shown[index] !== null && owner !== null && shown[index] !== owner) board.pulse(disc, "flip");
       if (shown && shown[index] === null && owner !== null) board.pulse(disc, "placed");
       hints.get(token).classList.toggle("on", legal.has(token));
-      board.setLabel(token, cellLabel(token, owner, legal.has(token)));
+      board.setLabel(token, cellLabel(token, owner, legal.has(token)), owner === null ? (legal.has(token) ? "·" : "") : DISC[owner]);
     });
     shown = position.cells.slice();
     markLast(snapshot.last_move);

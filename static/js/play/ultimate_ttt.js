@@ -41,7 +41,10 @@ export function createRenderer(host, ctx) {
   const decided = svgEl("g", { class: "decided" }, board.layers.over);
   const lastMark = svgEl("rect", { class: "last-cell", width: CELL, height: CELL, rx: 4 }, board.layers.over);
 
+  let shown = null;
+
   function render(view) {
+    shown = view;
     const { position, snapshot } = view;
     // Only a running game has boards to play in: a finished one highlights none.
     const open = new Set(snapshot.status === "active" ? position.open_boards : []);
@@ -62,7 +65,7 @@ export function createRenderer(host, ctx) {
       const token = tokenAt(row, col);
       const cell = board.cell(token);
       if (owner !== null) drawMark(board.layers.pieces, owner, cell.cx, cell.cy, CELL * 0.28);
-      board.setLabel(token, cellLabel(token, owner, boardOf(row, col), legal.has(token)));
+      board.setLabel(token, cellLabel(token, owner, boardOf(row, col), legal.has(token)), owner === null ? "" : names[owner]);
     });
     drawDecided(position.board_status);
     const last = snapshot.last_move && board.cell(snapshot.last_move);
@@ -93,5 +96,21 @@ export function createRenderer(host, ctx) {
     return format(gettext("%(cell)s, %(board)s, empty"), { cell: token, board: where });
   }
 
-  return { render, board };
+  // The screen-reader mode's "board" command: which small boards are decided, where to play.
+  function summary() {
+    if (!shown) return [];
+    const { position, snapshot } = shown;
+    const text = [];
+    position.board_status.forEach((status, b) => {
+      if (status === "tie") text.push(format(gettext("The %(board)s is tied."), { board: boardName(b) }));
+      else if (status === 0 || status === 1) text.push(format(gettext("%(side)s won the %(board)s."), { side: names[status], board: boardName(b) }));
+    });
+    if (snapshot.status === "active" && position.open_boards.length) {
+      const open = position.open_boards.length === 9 ? gettext("any board") : position.open_boards.map(boardName).join(", ");
+      text.push(format(gettext("The next move goes in: %(boards)s."), { boards: open }));
+    }
+    return text;
+  }
+
+  return { render, board, summary };
 }

@@ -1,0 +1,450 @@
+"""The screen-reader mode (issue #27), as a blind player meets it: the first control of
+the page switches it on; the board is a table to move over with the keyboard; moves and
+commands are typed; and everything the game says arrives in one live log.
+
+The whole games here are played with the keyboard and the text field alone, and decided
+by reading only the log (#sr-output): never the page's state, never a mouse click."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import DESKTOP, PHONE, screenshot
+from tests.browser.pages import (
+    READY,
+    click_move,
+    open_replay,
+    snapshot,
+    start_game_from_home,
+    wait_my_turn_or_over,
+)
+from tests.browser.test_readable_boards import axe_violations
+
+pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+GAMES = ["reversi", "ataxx", "ultimate_ttt", "quantum_ttt", "four_tac_toe"]
+RESULT = re.compile(r"You won!|You lost\.|Draw\.")
+# What the log says when the player is to move: "Your move." or Quantum's "Your move: a cycle closed…"
+MY_TURN = re.compile(r"Your move[.:]")
+
+LOG = "#sr-output"
+LAST_ENTRY = "#sr-output .sr-entry:last-child"
+
+
+def switch_on_from_the_first_control(page) -> None:
+    """Tab once from the top of the page and press Enter: the mode is on, the page reloads."""
+    page.goto("/")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.dataset.srToggle") == "off"
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    expect(page.locator("[data-sr-toggle]")).to_have_attribute("data-sr-toggle", "on")
+    if page.evaluate("document.documentElement.lang") == "en":
+        expect(page.locator("[data-sr-toggle]")).to_have_text("Leave the screen-reader mode")
+
+
+def said(page) -> int:
+    """How many entries the log has said so far (they are numbered; old ones are dropped)."""
+    return page.evaluate(
+        "() => Number(document.querySelector('#sr-output .sr-entry:last-child')?.dataset.n || 0)"
+    )
+
+
+def heard_since(page, after: int) -> list[str]:
+    """The log's entries said after the ``after``-th."""
+    return page.evaluate(
+        """(after) => [...document.querySelectorAll('#sr-output .sr-entry')]
+          .filter((e) => Number(e.dataset.n) > after).map((e) => e.textContent)""",
+        after,
+    )
+
+
+def wait_for_log(page, pattern: re.Pattern, after: int, timeout: float = 60_000) -> str:
+    """The first entry said after the ``after``-th that matches ``pattern`` (the log is all we read)."""
+    page.wait_for_function(
+        """([after, source]) => {
+          const re = new RegExp(source);
+          return [...document.querySelectorAll('#sr-output .sr-entry')]
+            .some((e) => Number(e.dataset.n) > after && re.test(e.textContent));
+        }""",
+        arg=[after, pattern.pattern],
+        timeout=timeout,
+    )
+    return next(text for text in heard_since(page, after) if pattern.search(text))
+
+
+def type_only(page, text: str) -> None:
+    """Type a line whose answer is not the log's but the page's (a dialog, an announcement)."""
+    page.focus("#sr-input")
+    page.keyboard.type(text)
+    page.keyboard.press("Enter")
+
+
+def type_line(page, text: str) -> str:
+    """Type into the text field and press Enter; returns the log's answer to it."""
+    before = said(page)
+    page.focus("#sr-input")
+    page.keyboard.type(text)
+    page.keyboard.press("Enter")
+    # The first answer after what was typed (news from the game may arrive in between).
+    return page.wait_for_function(
+        """(before) => [...document.querySelectorAll('#sr-output .sr-reply')]
+          .find((e) => Number(e.dataset.n) > before)?.textContent""",
+        arg=before,
+    ).json_value()
+
+
+def focused(page) -> str:
+    """What a screen reader reads for the focused element: its text, less what is aria-hidden."""
+    return page.evaluate(
+        """() => {
+          const copy = document.activeElement.cloneNode(true);
+          copy.querySelectorAll('[aria-hidden=true]').forEach((node) => node.remove());
+          return copy.textContent;
+        }"""
+    )
+
+
+def to_the_board(page) -> None:
+    """The skip link (the second control of the page) lands on the board's table."""
+    page.focus("[data-sr-toggle]")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent") == "Skip to the board"
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.closest('table[role=grid]') !== null")
+
+
+def press_cells(page, cells: list[str]) -> None:
+    """Jump to each cell by its letter and digit (or Quantum's digit) and press Enter on it."""
+    for cell in cells:
+        for key in cell:
+            page.keyboard.press(key)
+        assert focused(page).startswith(f"{cell}," if cell[0].isalpha() else f"square {cell},"), focused(page)
+        page.keyboard.press("Enter")
+
+
+def cells_of(game: str, move: str) -> list[str]:
+    if game == "quantum_ttt":
+        return [move.lstrip("@")] if move.startswith("@") or "-" not in move else move.split("-")
+    if game == "ataxx" and len(move) == 4:
+        return [move[:2], move[2:]]
+    return [move]
+
+
+def legal_moves(page) -> list[str]:
+    answer = type_line(page, "legal")
+    found = re.fullmatch(r"Legal moves: (.+)\.", answer)
+    assert found, answer
+    return found[1].split(", ")
+
+
+def choose(game: str, moves: list[str]) -> str:
+    if game == "ataxx":
+        # Clones add a piece, so the board fills and the game ends sooner.
+        return next((m for m in moves if len(m) == 2), moves[0])
+    return moves[0]
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+@pytest.mark.parametrize("game", GAMES)
+def test_a_whole_game_with_the_keyboard_and_the_text_field_reading_only_the_log(new_context, game, size):
+    page = new_context(viewport=DESKTOP if size == "desktop" else PHONE).new_page()
+    switch_on_from_the_first_control(page)
+    start_game_from_home(page, game, opponent="computer", level="easy", minutes="0", side="0")
+    expect(page.locator("table.sr-grid[role=grid]")).to_be_visible()
+    wait_for_log(page, MY_TURN, 0)
+    turns = 0
+    while True:
+        moves = legal_moves(page)
+        move = choose(game, moves)
+        seen = said(page)
+        if turns % 2 == 0:
+            to_the_board(page)  # every other move with the board's keys
+            press_cells(page, cells_of(game, move))
+        else:
+            assert type_line(page, move) == f"Sending {move}."
+        if turns == 2:
+            screenshot(page, f"screen-reader-{game}-playing-{size}")
+        turns += 1
+        assert turns < 200, "the game should have ended"
+        news = wait_for_log(page, re.compile(f"{MY_TURN.pattern}|{RESULT.pattern}|Game over"), seen)
+        # Moves are credited in the log ("Computer (Easy) played …"): the computer's reply is heard.
+        assert "played" in " ".join(heard_since(page, seen)) or game == "quantum_ttt"
+        if not MY_TURN.search(news):
+            break
+    result = wait_for_log(page, RESULT, seen)
+    assert re.search(r"You won!|You lost\.|Draw\.", result)
+    answer = type_line(page, "moves")
+    assert answer.startswith("Moves: 1. ")
+    screenshot(page, f"screen-reader-{game}-finished-{size}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+
+
+def test_the_table_is_walked_with_arrows_home_end_pages_and_jumps(new_context):
+    page = new_context().new_page()
+    switch_on_from_the_first_control(page)
+    start_game_from_home(page, "reversi", opponent="computer", level="easy", minutes="0", side="0")
+    grid = page.locator("table[role=grid]")
+    expect(grid).to_have_attribute("aria-label", "Reversi board")
+    expect(grid.locator("[role=row]")).to_have_count(8)
+    expect(grid.locator("[role=gridcell]")).to_have_count(64)
+    # The picture is for sighted helpers: hidden from the screen reader, out of the Tab order.
+    assert page.get_attribute(".board-svg", "aria-hidden") == "true"
+    to_the_board(page)
+    assert focused(page) == "e5, White disc"  # the cursor starts in the centre
+    for key, label in (
+        ("ArrowUp", "e4, Black disc"),
+        ("ArrowLeft", "d4, White disc"),
+        ("Home", "a4, empty"),
+        ("End", "h4, empty"),
+        ("PageUp", "h1, empty"),
+        ("PageDown", "h8, empty"),
+        ("Control+Home", "a1, empty"),
+        ("Control+End", "h8, empty"),
+        ("c", "c8, empty"),
+        ("3", "c3, empty"),
+    ):
+        page.keyboard.press(key)
+        assert focused(page) == label, key
+    # Only the focused cell is in the Tab order, so Tab leaves the board at once.
+    assert grid.locator("td[tabindex='0']").count() == 1
+    entries = said(page)
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")  # c1, then the edge
+    assert focused(page) == "c1, empty"
+    expect(page.locator(LAST_ENTRY)).to_have_text("Edge of the board.")
+    page.keyboard.press("j")  # no j-file on Reversi's board
+    expect(page.locator(LAST_ENTRY)).to_have_text("There is no column j.")
+    assert said(page) == entries + 2
+    # The arrow keys on the table move over it; they do not step back through the game.
+    page.keyboard.press("3")
+    page.keyboard.press("Enter")  # c3 is not legal at the start: the server says so, nothing changes
+    wait_for_log(page, re.compile(r"^That move is not legal here\.$"), entries)
+    wait_for_log(page, re.compile(r"^Your move c3 was not played\.$"), entries)
+    assert focused(page) == "c3, empty"
+    entries = said(page)
+    page.keyboard.press("d")
+    page.keyboard.press("Enter")  # d3 is
+    wait_for_log(page, MY_TURN, entries)
+    heard = " ".join(heard_since(page, entries))
+    reply = re.search(r"Guest \d{4} played d3\..*Computer \(Easy\) played (\w\d)\. Your move\.", heard)
+    assert reply, heard
+    assert focused(page) == "d3, Black disc"  # the cell under the focus tells its news
+    assert type_line(page, "row 3").startswith("Row 3: a3, empty; b3, empty; c3,")
+    assert type_line(page, "column d").startswith("Column d: d1, empty; d2, empty; d3, Black disc")
+    assert type_line(page, "last") == f"Last move: {reply[1]}."
+    board = page.locator(LAST_ENTRY)
+    type_line(page, "board")
+    expect(board.locator("p")).to_have_count(8)
+    assert type_line(page, "row 12") == "There is no row 12."
+    entries = said(page)
+    assert type_line(page, "hello") == "Sending hello."
+    wait_for_log(page, re.compile("^That move is not legal here"), entries)
+    assert type_line(page, "clock") == "This game has no clock."
+    assert type_line(page, "help").startswith(
+        "Commands: help, board, row, column, last, moves, legal, clock, resign, draw."
+    )
+    type_only(page, "resign")
+    expect(page.locator("#confirm-resign")).to_be_visible()  # asks first, as the button does
+    page.keyboard.press("Enter")  # the dialog's first button keeps playing
+    expect(page.locator("#confirm-resign")).to_be_hidden()
+    screenshot(page, "screen-reader-reversi-commands-desktop")
+
+
+def test_ataxx_quantum_and_four_tac_toe_read_as_text(new_context):
+    page = new_context().new_page()
+    switch_on_from_the_first_control(page)
+
+    start_game_from_home(page, "ataxx", opponent="computer", level="easy", minutes="0", side="0")
+    to_the_board(page)
+    press_cells(page, ["a7"])  # picking up a piece is said, with where it may go
+    expect(page.locator(LAST_ENTRY)).to_have_text(
+        "a7, Black piece, selectedClone to: a6, b6, b7.Jump to: a5, b5, c5, c6, c7."
+    )
+    page.keyboard.press("Escape")
+
+    start_game_from_home(page, "quantum_ttt", opponent="computer", level="easy", minutes="0", side="0")
+    wait_for_log(page, MY_TURN, 0)
+    assert type_line(page, "5 1") == "Sending 1-5."  # written either way round
+    wait_for_log(page, MY_TURN, said(page) - 1)
+    type_line(page, "board")
+    text = page.locator(LAST_ENTRY).text_content()
+    assert "square 1, spooky marks X1" in text and "square 5, spooky marks X1" in text
+    assert "Move 1 (X) is spooky: square 1 or square 5." in text
+    assert "Move 2 (O) is spooky: square" in text
+    assert type_line(page, "row 4") == "There is no row 4."
+
+    start_game_from_home(page, "four_tac_toe", opponent="computer", level="easy", minutes="0", side="0")
+    type_line(page, "lines a1")
+    entry = page.locator(LAST_ENTRY)
+    expect(entry.locator("p").first).to_have_text(
+        re.compile(r"^\d+ lines through a1 that X can still complete$")
+    )
+    expect(entry.locator("p").nth(1)).to_have_text(re.compile(r"(^|–)a1(–|$)"))
+    assert type_line(page, "row 5").startswith("Row 5: a5, left board, empty, legal move;")
+    assert "e5, centre board, closed to both players" in type_line(page, "row 5")
+    type_line(page, "board")
+    expect(entry).to_contain_text("X has completed no line yet.")
+
+    start_game_from_home(page, "ultimate_ttt", opponent="computer", level="easy", minutes="0", side="0")
+    type_line(page, "board")
+    expect(page.locator(LAST_ENTRY)).to_contain_text("The next move goes in: any board.")
+
+
+def test_an_opponents_move_offers_and_the_result_arrive_in_the_log(new_context, user_factory, login_session):
+    alice_user, bob_user = user_factory("alice"), user_factory("bob")
+    alice = new_context(session_cookie=login_session(alice_user)).new_page()
+    bob = new_context(viewport=PHONE, session_cookie=login_session(bob_user)).new_page()
+    for page in (alice, bob):
+        switch_on_from_the_first_control(page)
+    # The setting is on the account: a fresh browser of Alice's has it too.
+    elsewhere = new_context(session_cookie=login_session(alice_user)).new_page()
+    elsewhere.goto("/")
+    expect(elsewhere.locator("[data-sr-toggle]")).to_have_text("Leave the screen-reader mode")
+
+    start_game_from_home(alice, "reversi", opponent="link", minutes="5", side="0")
+    url = alice.input_value("#invite-url")
+    bob.goto(url)
+    bob.focus(".join button[type=submit]")
+    with bob.expect_navigation():
+        bob.keyboard.press("Enter")
+    bob.wait_for_function(READY)
+    wait_for_log(alice, re.compile("The game has started. Your move."), 0)
+
+    heard = said(bob)
+    type_line(alice, "d3")
+    assert wait_for_log(bob, MY_TURN, heard) == "alice played d3. Your move."
+    assert re.fullmatch(r"alice: \d:\d\d left\.bob: \d:\d\d left\.", type_line(bob, "clock"))
+
+    heard = said(alice)
+    type_only(bob, "draw")  # an offer
+    assert (
+        wait_for_log(alice, re.compile("offers a draw"), heard)
+        == "bob offers a draw. Waiting for bob to move."
+    )
+    heard = said(bob)
+    type_only(alice, "draw")  # accepting it
+    assert wait_for_log(bob, RESULT, heard) == "Draw. The players agreed to a draw."
+    wait_for_log(alice, RESULT, 0)
+    screenshot(bob, "screen-reader-reversi-draw-phone")
+    assert type_line(alice, "draw") == "That is not possible now."
+
+
+def test_the_replay_and_the_analysis_board_in_the_mode(new_context):
+    page = new_context(viewport=PHONE).new_page()
+    switch_on_from_the_first_control(page)
+    start_game_from_home(page, "ultimate_ttt", opponent="computer", level="easy", minutes="0", side="0")
+    type_line(page, "e5")
+    wait_for_log(page, MY_TURN, 1)
+    game_id = page.url.rstrip("/").split("/")[-1]
+    open_replay(page, int(game_id))
+    expect(page.locator("table[role=grid]")).to_have_attribute("aria-label", "Ultimate Tic-Tac-Toe board")
+    assert type_line(page, "start") == "Move 0 of 2"
+    assert type_line(page, "next") == "Move 1 of 2: e5."
+    assert type_line(page, "row 5").startswith("Row 5: a5, left board, empty")
+    assert "e5, centre board, X" in type_line(page, "row 5")
+    assert type_line(page, "e5") == "e5 is not a command here. Type help for the list."
+    page.focus("#sr-input")
+    page.keyboard.press("Tab")  # out of the field: the arrow keys step through the game
+    page.keyboard.press("Tab")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator(LAST_ENTRY)).to_have_text(re.compile(r"^Move 2 of 2: \w\d\.$"))
+    screenshot(page, "screen-reader-replay-phone")
+
+    page.goto("/analysis/reversi/")
+    page.wait_for_function("() => window.__board !== undefined")
+    to_the_board(page)
+    press_cells(page, ["d3"])
+    expect(page.locator(LAST_ENTRY)).to_have_text("Played d3. White to move.")
+    assert type_line(page, "c3") == "Sending c3."
+    expect(page.locator(LAST_ENTRY)).to_have_text("Played c3. Black to move.")
+    assert type_line(page, "moves") == "Moves: 1. d3, 2. c3."
+    assert type_line(page, "back") == "Taken back.White to move."
+    type_only(page, "evaluate")  # the answer is the evaluation, when it comes
+    wait_for_log(page, re.compile("Winning chances for Black: \\d+ %"), 0)
+    screenshot(page, "screen-reader-analysis-board-phone")
+
+
+@pytest.mark.parametrize(
+    "lang, words", [("el", ("ρολόι", "σειρά 3")), ("hi", ("घड़ी", "पंक्ति 3")), ("bn", ("ঘড়ি", "সারি 3"))]
+)
+def test_the_command_words_are_translated_and_english_still_works(new_context, lang, words):
+    page = new_context(locale=lang).new_page()  # the browser asks for the language, as a person's would
+    switch_on_from_the_first_control(page)
+    assert page.evaluate("document.documentElement.lang") == lang
+    start_game_from_home(page, "reversi", opponent="computer", level="easy", minutes="5", side="0")
+    clock, row = words
+    translated_answer = type_line(page, clock)
+    english_answer = type_line(page, "clock")  # the English word means the same (the clock runs meanwhile)
+    assert re.sub(r"\d", "#", english_answer) == re.sub(r"\d", "#", translated_answer)
+    assert "left" not in translated_answer and ":" in translated_answer
+    assert type_line(page, row) == type_line(page, "row 3")
+    assert type_line(page, "row 3").count(";") == 7
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+@pytest.mark.parametrize("view", ["normal", "screen-reader"])
+def test_every_page_passes_axe_in_both_views_and_every_board_is_photographed(
+    new_context, user_factory, login_session, view, size
+):
+    """axe-core: no serious or critical violation on any page, normal and screen-reader view,
+    at 1280 px and 360x740; each board is photographed in all four ways (artifacts/screenshots/)."""
+    alice = user_factory("alice")
+    user_factory("bob")
+    page = new_context(session_cookie=login_session(alice)).new_page()
+    games = {}
+    for game in GAMES:
+        start_game_from_home(page, game, opponent="computer", level="easy", minutes="5", side="0")
+        click_move(page, game, snapshot(page)["position"]["legal_moves"][0])
+        page.wait_for_function("() => window.__game.snapshot.ply >= 1")
+        wait_my_turn_or_over(page)
+        games[game] = snapshot(page)["id"]
+    pages = [
+        "/",
+        *(f"/play/{games[game]}/" for game in GAMES),
+        *(f"/play/{games[game]}/replay/" for game in GAMES),
+        *(f"/analysis/{game}/" for game in GAMES),
+        *(f"/rules/{game}/" for game in GAMES),
+        "/history/",
+        "/rankings/",
+        "/rankings/reversi/",
+        "/settings/",
+        "/players/alice/",
+        "/players/bob/",
+        "/profile/edit/",
+        "/messages/",
+        "/messages/new/",
+    ]
+    guest_pages = ["/accounts/login/", "/accounts/signup/", "/settings/"]
+    guest = new_context().new_page()
+    problems = {}
+    if view == "screen-reader":
+        for browser_page in (page, guest):
+            switch_on_from_the_first_control(browser_page)
+    viewport = DESKTOP if size == "desktop" else PHONE
+    for browser_page, urls in ((page, pages), (guest, guest_pages)):
+        browser_page.set_viewport_size(viewport)
+        for url in urls:
+            browser_page.goto(url)
+            browser_page.wait_for_load_state("networkidle")
+            if "/play/" in url and "/replay/" not in url:
+                browser_page.wait_for_function(READY)
+            if view == "screen-reader" and ("/play/" in url or "/analysis/" in url):
+                expect(browser_page.locator("table.sr-grid[role=grid]")).to_be_visible()
+                expect(browser_page.locator("#sr-panel")).to_be_visible()
+            for game in GAMES:
+                if url == f"/play/{games[game]}/":
+                    screenshot(browser_page, f"board-{game}-{view}-{size}")
+                elif url.startswith(f"/play/{games[game]}/replay"):
+                    screenshot(browser_page, f"replay-{game}-{view}-{size}")
+                elif url == f"/analysis/{game}/":
+                    screenshot(browser_page, f"analysis-board-{game}-{view}-{size}")
+            found = axe_violations(browser_page)
+            if found:
+                problems[url] = found
+            assert browser_page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], url
+    assert problems == {}
