@@ -22,7 +22,7 @@ from games.models import Favourite, Game
 from games.names import game_name
 from games.services.analysis import summaries_for
 from ratings.charts import sparkline
-from ratings.elo import INITIAL_RATING, shown
+from ratings.elo import INITIAL_RATING, is_provisional, shown
 from ratings.enums import Result, UnratedReason
 from ratings.models import Rating, RatingChange
 from ratings.rules import FARMING_LIMIT, FARMING_WINDOW
@@ -360,3 +360,21 @@ def rating_value(user: object, game: str) -> int:
     if isinstance(user_id, int):
         value = Rating.objects.filter(user_id=user_id, game=game).values_list("value", flat=True).first()
     return shown(INITIAL_RATING if value is None else value)
+
+
+def ratings_for(pairs: set[tuple[int, str]]) -> dict[tuple[int, str], tuple[int, bool]]:
+    """(user id, game) -> (rating as shown, provisional) for each pair with a rated game, in one query.
+
+    The Watch page's reader (games/store/watchlist.py); a player without a rated game in
+    that game is left out, as the game page shows no rating for them.
+    """
+    users = {user_id for user_id, _game in pairs}
+    games = {game for _user_id, game in pairs}
+    rows = Rating.objects.filter(user_id__in=users, game__in=games, rated_games__gt=0).values_list(
+        "user_id", "game", "value", "rated_games"
+    )
+    return {
+        (user_id, game): (shown(value), is_provisional(rated_games))
+        for user_id, game, value, rated_games in rows
+        if (user_id, game) in pairs
+    }
