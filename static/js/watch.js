@@ -28,11 +28,11 @@ function cell(className, text) {
 
 function playersCell(entry) {
   const td = document.createElement("td");
-  td.className = "players";
+  td.className = "seats";
   entry.players.forEach((player, side) => {
     if (side) td.append(" – ");
     const span = document.createElement("span");
-    span.className = "player";
+    span.className = "seat";
     const name = document.createElement("span");
     name.className = "name";
     name.textContent = playerName(entry, side);
