@@ -34,7 +34,7 @@ from accounts.identity import Identity
 from config.cache import async_redis
 from games.live import presence
 from games.live.events import game_group
-from games.live.presence import _LUA_HELPERS, LONG_TTL_SECONDS, PROCESS, PROCS_KEY
+from games.live.presence import _LUA_HELPERS, LONG_TTL_SECONDS, PROCS_KEY
 
 # Shared by the scripts: the number of distinct viewers of a game whose process is alive.
 _COUNT = """
@@ -161,7 +161,7 @@ async def change(game_id: int, viewer: str, delta: int) -> tuple[int, int]:
         return _count_here(game_id), _local_seq[game_id]
     presence.ensure_heartbeat()
     op = "none" if (before == 0) == (after == 0) else ("add" if after else "remove")
-    args = (PROCESS, game_id, viewer, op, presence.ttl_seconds(), LONG_TTL_SECONDS)
+    args = (presence.PROCESS, game_id, viewer, op, presence.ttl_seconds(), LONG_TTL_SECONDS)
     count, seq = await client.eval(_CHANGE, 1, PROCS_KEY, *args)
     return int(count), int(seq)
 
@@ -204,7 +204,7 @@ async def _after_beat(reaped: list[str], registered_again: bool) -> None:  # noq
     if registered_again:
         # Redis lost this process (restarted empty, or a stall got it reaped): say again whom it holds.
         for game_id, viewer in [key for key, sockets in _local.items() if sockets > 0]:
-            args = (PROCESS, game_id, viewer, "add", presence.ttl_seconds(), LONG_TTL_SECONDS)
+            args = (presence.PROCESS, game_id, viewer, "add", presence.ttl_seconds(), LONG_TTL_SECONDS)
             number, seq = await client.eval(_CHANGE, 1, PROCS_KEY, *args)
             changes.append((game_id, int(number), int(seq)))
     for game_id, number, seq in changes:
