@@ -10,9 +10,9 @@ class RatingsConfig(AppConfig):
         from games.services import pairing
         from games.store import watchlist
         from ratings import receivers  # noqa: F401  (connects to games' game_finished signal)
-        from ratings.selectors import rating_value, ratings_for
+        from ratings.selectors import rating_value, ratings_in
 
         # Quick pairing pairs by rating, the Watch page shows and sorts by them; games never
         # imports ratings, so ratings lends its readers.
         pairing.rating_of = rating_value
-        watchlist.ratings_of = ratings_for
+        watchlist.ratings_of = ratings_in

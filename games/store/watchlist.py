@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from games.models import GAME_CHOICES, Game, time_control_label
 
@@ -32,14 +32,15 @@ KINDS = [slug for slug, _name in GAME_CHOICES]
 Ratings = dict[tuple[int, str], tuple[int, bool]]
 
 
-def _no_ratings(pairs: set[tuple[int, str]]) -> Ratings:
+def _no_ratings(games: QuerySet[Game]) -> Ratings:
     return {}
 
 
-# (user id, game) -> (rating as shown, provisional), for the players with a rated game in
-# that game (the game page shows no rating before). games never imports ratings: the
+# The ratings of the registered players of some games, in those games' kind:
+# (user id, game) -> (rating as shown, provisional), for the players with a rated game
+# there (the game page shows no rating before). games never imports ratings: the
 # ratings app lends its reader when it starts (ratings/apps.py).
-ratings_of: Callable[[set[tuple[int, str]]], Ratings] = _no_ratings
+ratings_of: Callable[[QuerySet[Game]], Ratings] = _no_ratings
 
 
 @dataclass(frozen=True)
@@ -104,19 +105,16 @@ def games_in_play(*, limit: int = READ_LIMIT) -> list[Watchable]:
     """Every game worth watching now, best first (two queries: the games, the ratings)."""
     between_people = Q(ai0="", ai1="")
     worth_watching = Q(time_control__gt=0) & (Q(ai0__in=WATCHED_LEVELS) | Q(ai1__in=WATCHED_LEVELS))
+    in_play = Game.objects.filter(between_people | worth_watching, status=Game.Status.ACTIVE)
     rows = list(
-        Game.objects.filter(between_people | worth_watching, status=Game.Status.ACTIVE)
-        .order_by("-started_at", "-id")
+        in_play.order_by("-started_at", "-id")
         .values(
             "id", "game", "ply", "time_control", "increment", "started_at",
             "user0_id", "user0__username", "guest0_name", "ai0",
             "user1_id", "user1__username", "guest1_name", "ai1",
         )[:limit]
     )  # fmt: skip
-    wanted = {
-        (row[f"user{side}_id"], row["game"]) for row in rows for side in (0, 1) if row[f"user{side}_id"]
-    }
-    ratings = ratings_of(wanted) if wanted else {}
+    ratings = ratings_of(in_play) if rows else {}
     games = [_watchable(row, ratings) for row in rows]
     games.sort(key=lambda game: (game.computer, -game.strength, -game.id))
     return games
