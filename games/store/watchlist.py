@@ -105,14 +105,15 @@ def games_in_play(*, limit: int = READ_LIMIT) -> list[Watchable]:
     """Every game worth watching now, best first (two queries: the games, the ratings)."""
     between_people = Q(ai0="", ai1="")
     worth_watching = Q(time_control__gt=0) & (Q(ai0__in=WATCHED_LEVELS) | Q(ai1__in=WATCHED_LEVELS))
-    in_play = Game.objects.filter(between_people | worth_watching, status=Game.Status.ACTIVE)
+    in_play = Game.objects.filter(between_people | worth_watching, status=Game.Status.ACTIVE).order_by(
+        "-started_at", "-id"
+    )[:limit]
     rows = list(
-        in_play.order_by("-started_at", "-id")
-        .values(
+        in_play.values(
             "id", "game", "ply", "time_control", "increment", "started_at",
             "user0_id", "user0__username", "guest0_name", "ai0",
             "user1_id", "user1__username", "guest1_name", "ai1",
-        )[:limit]
+        )
     )  # fmt: skip
     ratings = ratings_of(in_play) if rows else {}
     games = [_watchable(row, ratings) for row in rows]
