@@ -131,11 +131,6 @@ class WatchSocket(NotificationConsumer):
         )
         await feed().join(self)
 
-    async def on_unwatch(self, message: dict[str, Any]) -> None:
-        if self.watching:
-            self.watching = False
-            feed().leave(self)
-
     async def disconnect(self, code: int) -> None:
         if self.watching:
             feed().leave(self)

@@ -14,7 +14,7 @@ or the computer counts as 1500, where every rating starts), then the newest.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -121,7 +121,7 @@ def games_in_play(*, limit: int = READ_LIMIT) -> list[Watchable]:
     return games
 
 
-def _seat(row: dict[str, Any], side: int, ratings: Ratings) -> Seat:
+def _seat(row: Mapping[str, Any], side: int, ratings: Ratings) -> Seat:
     level = row[f"ai{side}"]
     if level:
         return Seat(name="", kind="computer", level=level, user_id=None, rating=None, provisional=False)
@@ -132,7 +132,7 @@ def _seat(row: dict[str, Any], side: int, ratings: Ratings) -> Seat:
     return Seat(row[f"user{side}__username"], "user", None, user_id, rating, provisional)
 
 
-def _watchable(row: dict[str, Any], ratings: Ratings) -> Watchable:
+def _watchable(row: Mapping[str, Any], ratings: Ratings) -> Watchable:
     seats = (_seat(row, 0, ratings), _seat(row, 1, ratings))
     return Watchable(
         id=row["id"],
