@@ -71,12 +71,13 @@ class Feed:
         self.task: asyncio.Task | None = None
         self.games: list[Watchable] | None = None
         self.read_at = 0.0
+        self._shared: str | None = None
 
     async def join(self, socket: WatchSocket) -> None:
         self.sockets.add(socket)
         if self.games is None or time.monotonic() - self.read_at > settings.GAMES_WATCH_SECONDS:
             await self.refresh(push=False)
-        await socket.show(self.games or [])
+        await socket.show(self.games or [], self.shared())
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(self.run(), name="watch-feed")
 
@@ -89,9 +90,16 @@ class Feed:
     async def refresh(self, *, push: bool = True) -> None:
         self.games = await read([socket.blocked for socket in self.sockets])
         self.read_at = time.monotonic()
+        self._shared = None
         if push:
             for socket in list(self.sockets):
-                await socket.show(self.games)
+                await socket.show(self.games, self.shared())
+
+    def shared(self) -> str:
+        """The message of every viewer with no block, encoded once per refresh (most viewers have none)."""
+        if self._shared is None:
+            self._shared = compact_json(payload(self.games or [], set()))
+        return self._shared
 
     async def run(self) -> None:
         while self.sockets:
@@ -123,7 +131,7 @@ class WatchSocket(NotificationConsumer):
     async def on_watch(self, message: dict[str, Any]) -> None:
         """Send the games to watch now and whenever they change, until the socket closes."""
         if self.watching:
-            await self.show(feed().games or [], force=True)
+            await self.show(feed().games or [], feed().shared(), force=True)
             return
         self.watching = True
         self.blocked = await database_sync_to_async(related_by_blocks, thread_sensitive=False)(
@@ -136,8 +144,9 @@ class WatchSocket(NotificationConsumer):
             feed().leave(self)
         await super().disconnect(code)
 
-    async def show(self, games: list[Watchable], *, force: bool = False) -> None:
-        text = compact_json(payload(games, self.blocked))
+    async def show(self, games: list[Watchable], shared: str, *, force: bool = False) -> None:
+        """Send this viewer's list if it changed (``shared``: the list of a viewer with no block)."""
+        text = shared if not self.blocked else compact_json(payload(games, self.blocked))
         if text != self.last_sent or force:
             self.last_sent = text
             await self.send(text_data=text)
