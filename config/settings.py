@@ -271,6 +271,11 @@ GAMES_DRAW_OFFER_SECONDS = env_int("GAMES_DRAW_OFFER_SECONDS", 120)
 # (games/live/fastpath.py), on PostgreSQL; off, every move takes the locked transaction.
 GAMES_FAST_MOVES = env_bool("GAMES_FAST_MOVES", default=True)
 GAMES_FAST_MOVE_CONNECTIONS = env_int("GAMES_FAST_MOVE_CONNECTIONS", 4)  # per daphne process
+# The Watch page's list is read again this often by each daphne process with a Watch page open
+# (games/live/watch.py), and pushed to those pages when it changed.
+GAMES_WATCH_SECONDS = env_int("GAMES_WATCH_SECONDS", 2)
+if GAMES_WATCH_SECONDS < 1:
+    raise ImproperlyConfigured(f"GAMES_WATCH_SECONDS must be 1 or more, not {GAMES_WATCH_SECONDS}")
 # Games whose ending never reached the ratings task (broker down, worker killed).
 RATINGS_BACKSTOP_SECONDS = env_int("RATINGS_BACKSTOP_SECONDS", 60)
 CELERY_BEAT_SCHEDULE = {

@@ -72,12 +72,13 @@ def _no_presence_heartbeat_in_the_test_process(monkeypatch):
 @pytest.fixture(autouse=True)
 def _fresh_cache_and_layers():
     from config.cache import forget_async_clients
-    from games.live import fastpath
+    from games.live import fastpath, spectators
     from games.store.connections import close_connections
 
     cache.clear()
     channel_layers.backends.clear()
     fastpath.cache.clear()
+    spectators._local.clear()  # a socket a test left open must not count in the next test's game
     yield
     channel_layers.backends.clear()
     fastpath.cache.clear()

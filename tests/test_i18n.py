@@ -125,3 +125,20 @@ def test_every_catalogue_is_complete(lang, domain):
         key = entry["msgid"] if "msgctxt" not in entry else f"{entry['msgctxt']}\x04{entry['msgid']}"
         text = ast.literal_eval(f'"{entry["msgstr"]["msgstr"]}"')
         assert compiled.get(ast.literal_eval(f'"{key}"')) == text, "compile the catalogue (compilemessages)"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_watch_page_is_translated(client, lang):
+    switch(client, lang)
+    page = client.get("/watch/").content.decode()
+    for text in (
+        "Watch",
+        "Games to watch",
+        "Games in play",
+        "Watching",
+        "No game is being played right now.",
+    ):
+        assert translated(text, lang) in page
+    catalogue = client.get("/jsi18n/").content.decode()
+    assert "%(count)s watching" in catalogue, "the spectator count's words reach the page's script"

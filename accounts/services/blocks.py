@@ -44,6 +44,15 @@ def either_blocked(a: User, b: User) -> bool:
     ).exists()
 
 
+def related_by_blocks(user: object) -> set[int]:
+    """The players ``user`` blocked and the ones who blocked ``user`` (nobody for a guest)."""
+    if not _registered(user):
+        return set()
+    pk = user.pk  # type: ignore[attr-defined]
+    pairs = Block.objects.filter(Q(blocker_id=pk) | Q(blocked_id=pk)).values_list("blocker_id", "blocked_id")
+    return {other for pair in pairs for other in pair} - {pk}
+
+
 def block(*, by: User, user: User) -> bool:
     """Block ``user``; False if that is not possible (yourself, or the list is full)."""
     if by.pk == user.pk or blocked_count(by) >= MAX_BLOCKS:

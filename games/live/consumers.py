@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from accounts.identity import Identity, identity_from_scope
 from config.websocket import JsonConsumer, compact_json
 from games import services
-from games.live import events, fastpath, presence
+from games.live import events, fastpath, presence, spectators
 from games.live.protocol import Snapshot
 from games.models import EndReason, Game
 from games.services import Code
@@ -135,6 +135,7 @@ class GameConsumer(JsonConsumer):
     identity: Identity
 
     subscribed = False
+    viewer: str | None = None  # a spectator's viewer (games/live/spectators.py); None for a player
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -151,11 +152,19 @@ class GameConsumer(JsonConsumer):
         await self.accept()
         if self.side is not None:
             await self._broadcast_presence(online=True, seq=seq)
-        await self.send_json(self._state(payload, online, seq))
+            watching = await spectators.count(self.game_id)
+        else:
+            self.viewer = spectators.viewer_of(self.identity, self.scope, self.channel_name)
+            watching = await spectators.change(self.game_id, self.viewer, +1)
+            spectators.announce_soon(self.game_id)
+        await self.send_json(self._state(payload, online, seq, watching))
 
     async def disconnect(self, code: int) -> None:
         if self.subscribed:
             await self.channel_layer.group_discard(events.game_group(self.game_id), self.channel_name)
+        if self.viewer is not None:
+            await spectators.change(self.game_id, self.viewer, -1)
+            spectators.announce_soon(self.game_id)
         side = getattr(self, "side", None)  # unset if the socket never opened
         if side is not None:
             online, seq = await presence.change_in_loop(self.game_id, side, -1)
@@ -171,20 +180,24 @@ class GameConsumer(JsonConsumer):
             {"type": "game.presence", "side": self.side, "online": online, "seq": seq},
         )
 
-    def _state(self, payload: Snapshot, online: list[bool], seq: int) -> dict[str, Any]:
+    def _state(
+        self, payload: Snapshot, online: list[bool], seq: int, watching: tuple[int, int]
+    ) -> dict[str, Any]:
         return {
             "type": "state",
             "v": payload["v"],
             "you": self.side,
             "online": online,
             "presence_seq": seq,
+            "watchers": watching[0],
+            "watchers_seq": watching[1],
             "game": payload,
         }
 
     async def send_state(self, *, reply_to: Any = None) -> None:
         payload = await _snapshot(self.game_id)
         online, seq = await in_db_thread(presence.online)(self.game_id)
-        message = self._state(payload, online, seq)
+        message = self._state(payload, online, seq, await spectators.count(self.game_id))
         if reply_to is not None:
             message["id"] = reply_to
         await self.send_json(message)
@@ -209,6 +222,9 @@ class GameConsumer(JsonConsumer):
             await self.send_json(
                 {"type": "presence", "side": event["side"], "online": event["online"], "seq": event["seq"]}
             )
+
+    async def game_watchers(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "watchers", "count": event["count"], "seq": event["seq"]})
 
     # --- commands from the client ----------------------------------------------------
 

@@ -36,6 +36,7 @@ import threading
 import time
 import uuid
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from functools import cache
 
 from django.conf import settings
@@ -155,7 +156,7 @@ return {alive('presence:' .. game .. ':0:procs', ttl), alive('presence:' .. game
 # KEYS: procs. ARGV: process, ttl, long ttl, memberships...
 # Returns {1 if this process was not registered (Redis lost it, or a stall got it
 # reaped: the caller registers everything it holds again), {game, side, online 0,
-# online 1, seq}...}.
+# online 1, seq}..., {the processes reaped}...}.
 _HEARTBEAT = (
     _LUA_HELPERS
     + """
@@ -175,9 +176,10 @@ for i = 4, #ARGV do
 end
 redis.call('expire', held, long_ttl)
 redis.call('expire', KEYS[1], long_ttl)
-local gone = {}
+local gone, reaped = {}, {}
 for _, dead in ipairs(redis.call('zrangebyscore', KEYS[1], '-inf', now - ttl, 'LIMIT', 0, 100)) do
   redis.call('zrem', KEYS[1], dead)
+  table.insert(reaped, dead)
   local dead_held = 'presence:held:' .. dead
   for _, member in ipairs(redis.call('smembers', dead_held)) do
     local game, side = string.match(member, '^(%d+):(%d)$')
@@ -190,7 +192,7 @@ for _, dead in ipairs(redis.call('zrangebyscore', KEYS[1], '-inf', now - ttl, 'L
   end
   redis.call('del', dead_held)
 end
-return {new, gone}
+return {new, gone, reaped}
 """
 )
 
@@ -281,6 +283,11 @@ def _online_here(game_id: int) -> tuple[list[bool], int]:
 
 _heartbeats: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
 
+# What else is kept per process on the same heartbeat (the spectators, games/live/spectators.py)
+# hears after each beat which processes were reaped, and whether this one had to register
+# again: one heartbeat and one notion of a live process for every kind of presence.
+beat_hooks: list[Callable[[list[str], bool], Awaitable[None]]] = []
+
 
 def ensure_heartbeat() -> None:
     """Start this process's heartbeat on the running event loop, once (cheap to call per socket)."""
@@ -311,7 +318,7 @@ async def beat() -> list[tuple[int, int, bool, int]]:
         memberships = _memberships(touched)
     args = (PROCESS, ttl_seconds(), LONG_TTL_SECONDS)
     try:
-        new, gone = await client.eval(_HEARTBEAT, 1, PROCS_KEY, *args, *memberships)
+        new, gone, reaped = await client.eval(_HEARTBEAT, 1, PROCS_KEY, *args, *memberships)
         if new:
             # Not registered: Redis restarted empty, or this process stalled past its
             # TTL and was reaped. Register everything it holds again.
@@ -319,8 +326,9 @@ async def beat() -> list[tuple[int, int, bool, int]]:
                 held = {key for key in _local_counts if key.endswith(":procs")}
                 everything = _memberships(held)
             if everything:
-                _, more = await client.eval(_HEARTBEAT, 1, PROCS_KEY, *args, *everything)
+                _, more, more_reaped = await client.eval(_HEARTBEAT, 1, PROCS_KEY, *args, *everything)
                 gone.extend(more)
+                reaped.extend(more_reaped)
                 # A survivor may have announced these players offline meanwhile: say they are back.
                 for key in sorted(held):
                     game, side = _member(key).split(":")
@@ -335,6 +343,8 @@ async def beat() -> list[tuple[int, int, bool, int]]:
     announced = [(int(g), int(s), bool(int(online[int(s)])), int(seq)) for g, s, *online, seq in gone]
     if announced:
         await _announce(announced)
+    for hook in beat_hooks:
+        await hook([p.decode() if isinstance(p, bytes) else p for p in reaped], bool(new))
     return announced
 
 

@@ -1,4 +1,4 @@
-"""Players' ratings as games reads them (quick pairing, the lobby).
+"""Players' ratings as games reads them (quick pairing, the lobby, the Watch page).
 
 games never imports ratings: the ratings app lends its readers here when it
 starts (ratings/apps.py). Until then, and on a site without it, everyone is 1500.
@@ -7,6 +7,12 @@ starts (ratings/apps.py). Until then, and on a site without it, everyone is 1500
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from django.db.models import QuerySet
+
+    from games.models import Game
 
 
 def _provisional_rating(user: object, game: str) -> int:
@@ -15,3 +21,16 @@ def _provisional_rating(user: object, game: str) -> int:
 
 # A player's rating in a game (ratings.selectors.rating_value once the ratings app is ready).
 rating_of: Callable[[object, str], int] = _provisional_rating
+
+
+# (user id, game) -> (rating as shown, provisional), for the players with a rated game there.
+Ratings = dict[tuple[int, str], tuple[int, bool]]
+
+
+def _no_ratings(games: QuerySet[Game]) -> Ratings:
+    return {}
+
+
+# The ratings of the registered players of some games, in those games' kind, in one query
+# (ratings.selectors.ratings_in); the game page shows no rating before a player's first rated game.
+ratings_in: Callable[[QuerySet[Game]], Ratings] = _no_ratings

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.web import views
+from games.web import views, watch
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -16,6 +16,7 @@ urlpatterns = [
     path("play/<int:game_id>/record.txt", views.record, name="record"),
     path("join/<str:token>/", views.join, name="join"),
     path("lobby.json", views.lobby, name="lobby"),
+    path("watch/", watch.watch, name="watch"),
     path("quick/seek/", views.quick_seek, name="quick_seek"),
     path("quick/cancel/", views.quick_cancel, name="quick_cancel"),
     path("rules/<slug:slug>/", views.rules, name="rules"),

@@ -7,7 +7,10 @@
 (function () {
   "use strict";
   var link = document.querySelector('[data-nav="messages"]');
-  if (!link || !("WebSocket" in window)) return; // only registered players have a badge
+  // Only registered players have a badge; a page that carries its own feed on this socket
+  // (the Watch page: data-notify-socket) opens it for guests and visitors too.
+  var wanted = !!document.querySelector("[data-notify-socket]");
+  if ((!link && !wanted) || !("WebSocket" in window)) return;
   if (window.siteNotifySocket) return; // included twice (base.html and a page): one socket is enough
   window.siteNotifySocket = true;
 
@@ -16,6 +19,7 @@
   var timer = null;
 
   function setUnread(count) {
+    if (!link) return;
     var badge = link.querySelector(".badge");
     if (count > 0) {
       if (!badge) {
@@ -163,7 +167,7 @@
   }
 
   function showInvitations() {
-    if (onHome || fetching) return;
+    if (onHome || fetching || !link) return; // invitations are for registered players
     fetching = fetch("/lobby.json", { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (response) { return response.ok ? response.json() : null; })
       .then(function (data) {

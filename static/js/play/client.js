@@ -26,7 +26,7 @@ function randomId() {
 }
 
 export class GameClient {
-  // handlers: onSnapshot(game, info), onError(msg), onPresence(msg),
+  // handlers: onSnapshot(game, info), onError(msg), onPresence(msg), onWatchers(count),
   // onConnection(state: "open" | "lost" | "gone"), onRedirect(url), onAck(msg),
   // onPending(move message | null), onResend(move message, ms waited),
   // onRefused(move message, error message),
@@ -39,6 +39,9 @@ export class GameClient {
     // Presence notices can arrive out of order (a player's sockets may live on
     // different server processes); each carries a sequence number, newest wins.
     this.presenceSeq = -1;
+    // How many people watch (not seated); numbered like presence notices, newest wins.
+    this.watchers = null;
+    this.watchersSeq = -1;
     this.handlers = handlers;
     this.pending = null; // the move sent and not yet acknowledged
     this.attempt = 0;
@@ -109,6 +112,7 @@ export class GameClient {
       ack: () => this.onAck(message),
       error: () => this.onError(message),
       presence: () => this.onPresence(message),
+      watchers: () => this.onWatchers(message.count, message.seq, false),
       redirect: () => this.handlers.onRedirect?.(message.url),
     }[message.type];
     // Messages of other parts of the page (the chat, chat.js) go to them.
@@ -122,6 +126,9 @@ export class GameClient {
     if (message.online && (message.type === "state" || (message.presence_seq ?? 0) >= this.presenceSeq)) {
       this.online = message.online;
       this.presenceSeq = message.presence_seq ?? this.presenceSeq;
+    }
+    if (message.type === "state" && typeof message.watchers === "number") {
+      this.onWatchers(message.watchers, message.watchers_seq, true);
     }
     const game = message.patch ? this.patched(message) : message.game;
     if (!game) return;
@@ -170,6 +177,14 @@ export class GameClient {
     this.online = this.online.slice();
     this.online[message.side] = message.online;
     this.handlers.onPresence?.(message, this.online);
+  }
+
+  // A state is always right (as for presence); a notice only when newer than the last one.
+  onWatchers(count, seq, fromState) {
+    if (!fromState && seq !== undefined && seq <= this.watchersSeq) return;
+    this.watchersSeq = seq ?? this.watchersSeq;
+    this.watchers = count;
+    this.handlers.onWatchers?.(count);
   }
 
   clearPending() {

@@ -48,6 +48,7 @@ const client = new GameClient(initial.id, { game: initial, you }, {
   onSnapshot,
   onError,
   onPresence,
+  onWatchers,
   onConnection,
   onPending,
   onResend,
@@ -61,6 +62,7 @@ window.__game = {
   get snapshot() { return client.game; },
   get you() { return you; },
   get online() { return online; },
+  get watchers() { return client.watchers; },
   get busy() { return client.busy; },
   get viewPly() { return viewPly; },
   client,
@@ -351,6 +353,12 @@ function onPresence(message, now) {
   say(message.online
     ? format(gettext("%(name)s is back."), { name })
     : format(gettext("%(name)s disconnected."), { name }));
+}
+
+function onWatchers(count) {
+  const line = $("#watchers");
+  line.hidden = !count;
+  line.textContent = format(ngettext("%(count)s watching", "%(count)s watching", count), { count });
 }
 
 function onConnection(state) {
