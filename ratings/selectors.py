@@ -360,3 +360,10 @@ def rating_value(user: object, game: str) -> int:
     if isinstance(user_id, int):
         value = Rating.objects.filter(user_id=user_id, game=game).values_list("value", flat=True).first()
     return shown(INITIAL_RATING if value is None else value)
+
+
+def rating_values(user_ids: Iterable[int], game: str) -> dict[int, int]:
+    """Each player's rating in ``game`` as shown, in one query (1500 before their first rated game)."""
+    ids = list(user_ids)
+    found = dict(Rating.objects.filter(user_id__in=ids, game=game).values_list("user_id", "value"))
+    return {user_id: shown(found.get(user_id, INITIAL_RATING)) for user_id in ids}

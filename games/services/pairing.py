@@ -29,7 +29,7 @@ from accounts.identity import Identity
 from games.live import events
 from games.models import GAME_CHOICES, TIME_CONTROL_CHOICES, Game, Seek
 from games.services.base import Code, GameError, now
-from games.services.setup import _save_new, _start
+from games.services.setup import create_paired_game
 
 BASE_RANGE = 150
 WIDEN_BY = 50
@@ -131,13 +131,7 @@ def _start_pair(first: Seek, second: Seek) -> Game:
         if deleted != 2:
             raise _Gone
         # Who waited longer plays first.
-        new = Game(
-            game=first.game, kind=Game.Kind.LOBBY, time_control=first.minutes * 60, created_by=first.user
-        )
-        new.seat_user(0, first.user)
-        new.seat_user(1, second.user)
-        _start(new)
-        _save_new(new)
+        new = create_paired_game(game=first.game, users=(first.user, second.user), minutes=first.minutes)
         game_id, users = new.pk, (first.user_id, second.user_id)
 
         def tell_both() -> None:
