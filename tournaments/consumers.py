@@ -16,19 +16,22 @@ from channels.db import database_sync_to_async
 from config.websocket import JsonConsumer
 from tournaments import live, presence, selectors
 
+CLOSE_NOT_FOUND = 4404
+
 
 class TournamentConsumer(JsonConsumer):
     async def connect(self) -> None:
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
         self.groups_joined: list[str] = []
         self.renewal: asyncio.Task | None = None
+        # Listen first, then read: standings sent while the page reads are heard, never lost in between.
+        await self._join(live.group(self.tournament_id))
         snapshot = await database_sync_to_async(selectors.snapshot, thread_sensitive=False)(
             self.tournament_id
         )
         if snapshot is None:
-            await self.close(code=4404)
+            await self.close(code=CLOSE_NOT_FOUND)  # before accept: the handshake is refused, as the game's
             return
-        await self._join(live.group(self.tournament_id))
         user = self.scope.get("user")
         self.user_id = user.pk if user is not None and user.is_authenticated else None
         if self.user_id is not None:

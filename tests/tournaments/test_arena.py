@@ -137,7 +137,7 @@ def test_bad_settings_are_refused_with_a_reason(alice):
 
 
 def test_when_time_is_up_the_last_game_still_counts_and_its_winner_wins(arena, alice, bob):
-    on_the_page(arena, alice, bob, carol)
+    on_the_page(arena, alice, bob)
     for user in (alice, bob):
         services.join(tournament_id=arena.pk, user=user)
     game = game_of(arena, alice)
