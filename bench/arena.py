@@ -43,6 +43,20 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
+def wait_for_health(port: int, timeout: float = 60) -> None:
+    """Until daphne answers /healthz (listening is not yet serving)."""
+    import urllib.request
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5):
+                return
+        except OSError:
+            time.sleep(0.5)
+    raise RuntimeError("daphne did not answer /healthz")
+
+
 def make_players(n: int) -> list[tuple[object, str]]:
     from django.contrib.auth import get_user_model
     from django.test import Client
@@ -60,18 +74,27 @@ def make_players(n: int) -> list[tuple[object, str]]:
 
 async def player(port: int, tournament_id: int, cookie: str, stop_at: float, stats: dict) -> None:
     from websockets.asyncio.client import connect
+    from websockets.exceptions import InvalidHandshake
 
     from games.live.bot import GameBot
 
     origin = f"http://127.0.0.1:{port}"
     headers = {"Cookie": f"sessionid={cookie}"}
     games: asyncio.Queue[int] = asyncio.Queue()
-    async with connect(
-        f"ws://127.0.0.1:{port}/ws/tournament/{tournament_id}/",
-        origin=origin,
-        additional_headers=headers,
-        open_timeout=30,
-    ) as page:
+    for _attempt in range(20):  # a busy daphne may drop a handshake: try again, as a browser would
+        try:
+            page = await connect(
+                f"ws://127.0.0.1:{port}/ws/tournament/{tournament_id}/",
+                origin=origin,
+                additional_headers=headers,
+                open_timeout=30,
+            )
+            break
+        except (OSError, TimeoutError, InvalidHandshake):
+            await asyncio.sleep(0.5 + random.random())
+    else:
+        raise RuntimeError("the tournament page never opened")
+    async with page:
 
         async def listen() -> None:
             async for raw in page:
@@ -109,8 +132,12 @@ async def play_all(port: int, tournament_id: int, cookies: list[str], stop_at: f
     async def guarded(cookie: str) -> None:
         try:
             await player(port, tournament_id, cookie, stop_at, stats)
-        except Exception:
+        except Exception as exc:
             stats["errors"] += 1
+            if stats["errors"] == 1:
+                import traceback
+
+                traceback.print_exception(exc)
 
     await asyncio.gather(*(guarded(c) for c in cookies))
     return stats
@@ -197,6 +224,7 @@ def main() -> None:
     try:
         wait_for_port(port, timeout=60, proc=procs[1])
         players = make_players(args.players)
+        wait_for_health(port)
         start = timezone.now()
         arena = Tournament.objects.create(
             name="Bench arena",
