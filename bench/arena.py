@@ -45,6 +45,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def wait_for_health(port: int, timeout: float = 60) -> None:
     """Until daphne answers /healthz (listening is not yet serving)."""
+    import urllib.error
     import urllib.request
 
     deadline = time.monotonic() + timeout
@@ -52,6 +53,8 @@ def wait_for_health(port: int, timeout: float = 60) -> None:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5):
                 return
+        except urllib.error.HTTPError:
+            return  # an answer (503 while the worker warms up): daphne serves
         except OSError:
             time.sleep(0.5)
     raise RuntimeError("daphne did not answer /healthz")
