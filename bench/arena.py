@@ -43,7 +43,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-def wait_for_health(port: int, timeout: float = 60) -> None:
+def wait_for_health(port: int, timeout: float = 300) -> None:
     """Until daphne answers /healthz (listening is not yet serving)."""
     import urllib.error
     import urllib.request

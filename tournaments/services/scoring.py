@@ -29,7 +29,8 @@ def score_game(game_id: int) -> bool:
     pairing_id, tournament_id = found
     with transaction.atomic():
         tournament = locked(tournament_id)
-        pairing = Pairing.objects.select_related("game").select_for_update().get(pk=pairing_id)
+        # of=self: PostgreSQL cannot lock the nullable side of the join (a bye has no game).
+        pairing = Pairing.objects.select_related("game").select_for_update(of=("self",)).get(pk=pairing_id)
         game = pairing.game
         if pairing.scored_at is not None or game is None or not game.is_over:
             return False
