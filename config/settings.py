@@ -130,6 +130,7 @@ INSTALLED_APPS = [
     "games",
     "ratings",
     "chat",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -260,6 +261,10 @@ CELERY_TASK_ROUTES = {
         "games.tasks.flag",
         "games.tasks.lapse_draw_offer",
         "games.attend_overdue",
+        # A tournament game that ended pairs its players again: as urgent as a flag.
+        "tournaments.tasks.after_game",
+        "tournaments.tasks.pair_arena",
+        "tournaments.sweep",
     )
 }
 # What the server owes a game (its computer's move, a flag, a draw offer's
@@ -278,7 +283,14 @@ if GAMES_WATCH_SECONDS < 1:
     raise ImproperlyConfigured(f"GAMES_WATCH_SECONDS must be 1 or more, not {GAMES_WATCH_SECONDS}")
 # Games whose ending never reached the ratings task (broker down, worker killed).
 RATINGS_BACKSTOP_SECONDS = env_int("RATINGS_BACKSTOP_SECONDS", 60)
+# Tournaments: starts, lost results, free arena players, Swiss rounds and ends, from the database.
+TOURNAMENTS_SWEEP_SECONDS = env_int("TOURNAMENTS_SWEEP_SECONDS", 2)
 CELERY_BEAT_SCHEDULE = {
+    "tournaments-sweep": {
+        "task": "tournaments.sweep",
+        "schedule": float(TOURNAMENTS_SWEEP_SECONDS),
+        "options": {"expires": float(TOURNAMENTS_SWEEP_SECONDS)},
+    },
     "games-attend-overdue": {
         "task": "games.attend_overdue",
         "schedule": float(GAMES_SWEEP_SECONDS),

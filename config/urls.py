@@ -35,6 +35,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("ratings.urls")),
+    path("", include("tournaments.urls")),
     path("", include("games.web.urls")),
 ]
 

@@ -412,3 +412,14 @@ def ratings_in(games: QuerySet[Game]) -> dict[tuple[int, str], tuple[int, bool]]
         (user_id, game): (shown(value), is_provisional(rated_games))
         for user_id, game, value, rated_games in rows
     }
+
+
+def rating_values(user_ids: Iterable[int], game: str) -> dict[int, int]:
+    """Each player's rating in ``game`` as shown, in one query (1500 before their first rated game)."""
+    ids = list(user_ids)
+    found = dict(
+        Rating.objects.filter(user_id__in=ids, game=game, correspondence=False).values_list(
+            "user_id", "value"
+        )
+    )
+    return {user_id: shown(found.get(user_id, INITIAL_RATING)) for user_id in ids}

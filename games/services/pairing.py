@@ -35,7 +35,7 @@ from accounts.identity import Identity
 from games.live import events
 from games.models import FISCHER_PRESETS, GAME_CHOICES, Game, Seek
 from games.services.base import Code, GameError, now
-from games.services.setup import _save_new, _start
+from games.services.setup import create_paired_game
 from games.store import ratings as lent_ratings
 
 BASE_RANGE = 150
@@ -151,18 +151,13 @@ def _start_pair(first: Seek, second: Seek) -> Game:
         if deleted != 2:
             raise _Gone
         # Who waited longer plays first; rated unless either asked for casual.
-        new = Game(
+        new = create_paired_game(
             game=first.game,
-            kind=Game.Kind.LOBBY,
-            time_control=first.minutes * 60,
+            users=(first.user, second.user),
+            minutes=first.minutes,
             increment=first.increment,
             casual=first.casual or second.casual,
-            created_by=first.user,
         )
-        new.seat_user(0, first.user)
-        new.seat_user(1, second.user)
-        _start(new)
-        _save_new(new)
         game_id, users = new.pk, (first.user_id, second.user_id)
 
         def tell_both() -> None:

@@ -177,6 +177,31 @@ def create_human_game(
     return new
 
 
+def create_paired_game(
+    *, game: str, users: tuple, minutes: int, increment: int = 0, casual: bool = False
+) -> Game:
+    """A game between two registered players, started at once (``users[0]`` moves first); rated unless casual.
+
+    For whoever pairs players (quick pairing, tournaments): inside the caller's
+    transaction, so the game exists only if the caller's own rows commit with it.
+    Nothing is announced: neither player has the game's socket open yet.
+    """
+    first, second = users
+    new = Game(
+        game=game,
+        kind=Game.Kind.LOBBY,
+        time_control=minutes * 60,
+        increment=increment,
+        casual=casual,
+        created_by=first,
+    )
+    new.seat_user(0, first)
+    new.seat_user(1, second)
+    _start(new)
+    _save_new(new)
+    return new
+
+
 def join_game(*, game_id: int, identity: Identity, token: str | None = None) -> Game:
     """Take the free seat of a waiting game (invite link, lobby or direct invitation).
 

@@ -212,6 +212,12 @@
       if (data.type === "invitation") showInvitations();
       if (data.type === "lobby") lobbyChanged();
       if (data.type === "your_turn") yourTurn(data);
+      // A tournament paired us again: from the page of the game that just ended, go to the next one
+      // (the tournament's own page follows it itself, tournament.js).
+      if (data.type === "tournament_game" && /^\/play\/\d+\/$/.test(location.pathname) &&
+          typeof data.url === "string" && /^\/play\/\d+\/$/.test(data.url)) {
+        window.location.assign(data.url);
+      }
       document.dispatchEvent(new CustomEvent("site:notify", { detail: data }));
     };
     socket.onclose = function () {

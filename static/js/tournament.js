@@ -1,0 +1,120 @@
+// The tournament page: live standings, the games being played and the countdown over
+// /ws/tournament/<id>/ (docs/protocol.md); your next game opens by itself when you are paired.
+// Everything from the server goes in as text, never as HTML.
+(function () {
+  "use strict";
+  var root = document.querySelector("[data-tournament]");
+  if (!root || !("WebSocket" in window)) return;
+  var id = root.getAttribute("data-tournament");
+  var gettext = function (text) { return typeof window.gettext === "function" ? window.gettext(text) : text; };
+  var endsAt = root.getAttribute("data-ends-at");
+  var startsAt = root.getAttribute("data-starts-at");
+  var status = root.getAttribute("data-status");
+  var arena = !!endsAt;
+  var round = null, rounds = null;
+  var delay = 1000, timer = null;
+
+  function el(tag, text, cls) {
+    var node = document.createElement(tag);
+    if (text !== undefined) node.textContent = text;
+    if (cls) node.className = cls;
+    return node;
+  }
+
+  function renderStandings(data) {
+    var body = root.querySelector("[data-standings]");
+    body.replaceChildren();
+    data.players.forEach(function (row) {
+      var tr = el("tr");
+      tr.setAttribute("data-player", row.name);
+      tr.appendChild(el("td", String(row.rank)));
+      var name = el("td", row.name);
+      if (row.fire) {
+        var fire = el("span", " 🔥", "fire");
+        fire.title = gettext("On a streak: points count double");
+        name.appendChild(fire);
+      }
+      if (row.paused) name.appendChild(el("span", " (" + gettext("paused") + ")", "muted"));
+      if (row.withdrawn) name.appendChild(el("span", " (" + gettext("left") + ")", "muted"));
+      tr.appendChild(name);
+      var points = el("td", row.score);
+      points.setAttribute("data-points", "");
+      tr.appendChild(points);
+      tr.appendChild(el("td", String(row.games)));
+      if (!arena) tr.appendChild(el("td", row.buchholz));
+      body.appendChild(tr);
+    });
+    root.querySelector("[data-no-players]").hidden = data.players.length > 0;
+    var list = root.querySelector("[data-games]");
+    list.replaceChildren();
+    data.games.forEach(function (game) {
+      var li = el("li");
+      var link = el("a", game.white + " – " + game.black);
+      link.href = game.url;
+      li.appendChild(link);
+      list.appendChild(li);
+    });
+    root.querySelector("[data-no-games]").hidden = data.games.length > 0;
+    if (data.winner) {
+      root.querySelector("[data-winner]").hidden = false;
+      root.querySelector("[data-winner-name]").textContent = data.winner;
+    }
+    status = data.status;
+    endsAt = data.ends_at;
+    startsAt = data.starts_at;
+    round = data.round;
+    rounds = data.rounds;
+    tick();
+  }
+
+  function clock(ms) {
+    var s = Math.max(0, Math.floor(ms / 1000));
+    var m = Math.floor(s / 60);
+    s = s % 60;
+    return m + ":" + (s < 10 ? "0" : "") + s;
+  }
+
+  function tick() {
+    var label = root.querySelector("[data-countdown-label]");
+    var value = root.querySelector("[data-countdown]");
+    if (status === "scheduled") {
+      label.textContent = gettext("Starts in");
+      value.textContent = clock(Date.parse(startsAt) - Date.now());
+    } else if (status === "running" && endsAt) {
+      label.textContent = gettext("Ends in");
+      value.textContent = clock(Date.parse(endsAt) - Date.now());
+    } else if (status === "running") {
+      label.textContent = gettext("Round");
+      if (round !== null) value.textContent = round + " / " + rounds;
+    } else {
+      label.textContent = gettext("Finished");
+      value.textContent = "";
+    }
+  }
+
+  function connect() {
+    timer = null;
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    var socket = new WebSocket(scheme + location.host + "/ws/tournament/" + id + "/");
+    socket.onopen = function () { delay = 1000; };
+    socket.onmessage = function (event) {
+      var data;
+      try { data = JSON.parse(event.data); } catch (e) { return; }
+      if (!data || typeof data !== "object") return;
+      if (data.type === "standings") renderStandings(data);
+      if (data.type === "tournament_game" && typeof data.url === "string" && data.url.indexOf("/play/") === 0) {
+        window.location.assign(data.url);
+      }
+    };
+    socket.onclose = function () {
+      if (timer !== null) return;
+      var wait = delay + Math.random() * delay * 0.5;
+      delay = Math.min(delay * 2, 30000);
+      timer = setTimeout(connect, wait);
+    };
+  }
+
+  setInterval(tick, 1000);
+  tick();
+  connect();
+})();

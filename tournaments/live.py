@@ -1,0 +1,57 @@
+"""What a tournament's page hears (/ws/tournament/<id>/, docs/protocol.md) and what its players are told.
+
+Standings are sent to the tournament's group at most once a second: in a busy
+arena games end several times a second, and each message goes to every open
+page. A change inside the quiet second is sent by a task when it is over.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.core.cache import cache
+
+from tournaments import selectors
+
+QUIET_SECONDS = 1
+
+
+def group(tournament_id: int) -> str:
+    return f"tournament.{tournament_id}"
+
+
+def announce(tournament_id: int) -> None:
+    """The standings changed: tell the pages now, or once the quiet second is over."""
+    if cache.add(f"tournaments:{tournament_id}:sent", 1, timeout=QUIET_SECONDS):
+        send_standings(tournament_id)
+    elif cache.add(f"tournaments:{tournament_id}:later", 1, timeout=QUIET_SECONDS * 2):
+        from tournaments.tasks import announce_later
+
+        announce_later.apply_async((tournament_id,), countdown=QUIET_SECONDS)
+
+
+def send_standings(tournament_id: int) -> None:
+    cache.delete(f"tournaments:{tournament_id}:later")
+    payload = selectors.snapshot(tournament_id)
+    if payload is None:
+        return
+    async_to_sync(get_channel_layer().group_send)(
+        group(tournament_id), {"type": "tournament.update", "payload": payload}
+    )
+
+
+def send_paired(tournament_id: int, game_id: int, user_ids: tuple[int, ...]) -> None:
+    """Each player's open pages (the notification socket, the tournament page) learn where their game is."""
+    from accounts.consumers import user_group
+
+    payload: dict[str, Any] = {
+        "type": "tournament_game",
+        "tournament": tournament_id,
+        "game_id": game_id,
+        "url": f"/play/{game_id}/",
+    }
+    layer = get_channel_layer()
+    for user_id in user_ids:
+        async_to_sync(layer.group_send)(user_group(user_id), {"type": "notify", "payload": payload})

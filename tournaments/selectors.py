@@ -1,0 +1,95 @@
+"""Reads for pages and sockets: standings, the games being played, a player's results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from games.models import Game
+from tournaments.models import Pairing, Participant, Tournament
+from tournaments.rules import on_fire
+
+STANDINGS_SHOWN = 100  # rows a page and its socket carry; the rest are counted
+GAMES_SHOWN = 20
+
+
+def standings(tournament: Tournament) -> QuerySet[Participant]:
+    """Best first: score, then (Swiss) Buchholz, then wins, then who joined first."""
+    order = ["-score", "-buchholz", "-wins", "joined_at", "pk"]
+    return tournament.participants.select_related("user").order_by(*order)
+
+
+def score_text(tournament: Tournament, points: int) -> str:
+    """Arena points as they are; Swiss points halved (1, ½, 0)."""
+    if tournament.is_arena:
+        return str(points)
+    whole, half = divmod(points, 2)
+    return f"{whole}½" if half and whole else ("½" if half else str(whole))
+
+
+def current_games(tournament: Tournament) -> list[Pairing]:
+    return list(
+        Pairing.objects.filter(tournament=tournament, game__status=Game.Status.ACTIVE)
+        .select_related("white__user", "black__user")
+        .order_by("-white__score", "pk")[:GAMES_SHOWN]
+    )
+
+
+def rows(tournament: Tournament) -> list[dict[str, Any]]:
+    return [
+        {
+            "rank": rank,
+            "name": entry.user.username,
+            "score": score_text(tournament, entry.score),
+            "points": entry.score,
+            "games": entry.games,
+            "fire": tournament.is_arena and on_fire(entry.streak),
+            "buchholz": score_text(tournament, entry.buchholz),
+            "paused": entry.paused,
+            "withdrawn": entry.withdrawn,
+            "playing": entry.playing_id,
+        }
+        for rank, entry in enumerate(standings(tournament)[:STANDINGS_SHOWN], start=1)
+    ]
+
+
+def snapshot(tournament_id: int) -> dict[str, Any] | None:
+    """Everything a tournament page shows that changes: the payload of ``standings`` (docs/protocol.md)."""
+    tournament = Tournament.objects.select_related("winner").filter(pk=tournament_id).first()
+    if tournament is None:
+        return None
+    ends_at = tournament.ends_at
+    return {
+        "type": "standings",
+        "tournament": tournament.pk,
+        "status": tournament.status,
+        "round": tournament.round,
+        "rounds": tournament.rounds if not tournament.is_arena else None,
+        "starts_at": tournament.starts_at.isoformat(),
+        "ends_at": ends_at.isoformat() if ends_at else None,
+        "players": rows(tournament),
+        "count": tournament.participants.count(),
+        "games": [
+            {
+                "id": pairing.game_id,
+                "url": f"/play/{pairing.game_id}/",
+                "white": pairing.white.user.username,
+                "black": pairing.black.user.username if pairing.black else "",
+            }
+            for pairing in current_games(tournament)
+        ],
+        "winner": tournament.winner.username if tournament.winner else None,
+    }
+
+
+def results_of(user) -> list[Participant]:
+    """A player's finished tournaments, newest first (their profile)."""
+    entries = list(
+        Participant.objects.filter(user=user, tournament__status=Tournament.Status.FINISHED)
+        .select_related("tournament")
+        .order_by("-tournament__finished_at")[:20]
+    )
+    for entry in entries:
+        entry.shown_score = score_text(entry.tournament, entry.score)
+    return entries

@@ -1,0 +1,81 @@
+"""Counting a tournament game's result, once, and what follows: the next pairing, a round, the end."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from games.models import Game
+from tournaments import live
+from tournaments.models import Pairing, Participant, Tournament
+from tournaments.rules import BASE, Result, arena_points, buchholz, next_streak
+from tournaments.services.base import locked, now
+
+
+def _result(game: Game, side: int) -> Result:
+    if game.winner is None:
+        return Result.DRAW
+    return Result.WIN if game.winner == side else Result.LOSS
+
+
+def score_game(game_id: int) -> bool:
+    """Count a finished game in its tournament (idempotent: ``Pairing.scored_at``); True if it did.
+
+    An aborted game counts for nobody: no points, no game played, the streak
+    goes on; both players are simply free again.
+    """
+    found = Pairing.objects.filter(game_id=game_id).values_list("pk", "tournament_id").first()
+    if found is None:
+        return False
+    pairing_id, tournament_id = found
+    with transaction.atomic():
+        tournament = locked(tournament_id)
+        # of=self: PostgreSQL cannot lock the nullable side of the join (a bye has no game).
+        pairing = Pairing.objects.select_related("game").select_for_update(of=("self",)).get(pk=pairing_id)
+        game = pairing.game
+        if pairing.scored_at is not None or game is None or not game.is_over:
+            return False
+        white, black = (
+            Participant.objects.select_for_update().get(pk=pairing.white_id),
+            Participant.objects.select_for_update().get(pk=pairing.black_id),
+        )
+        counted = game.status == Game.Status.FINISHED
+        for side, entry, opponent in ((0, white, black), (1, black, white)):
+            entry.playing = None
+            entry.last_game = game
+            entry.last_opponent_id = opponent.user_id
+            entry.free_since = game.finished_at or now()
+            if counted:
+                result = _result(game, side)
+                points = arena_points(result, streak=entry.streak) if tournament.is_arena else BASE[result]
+                entry.score += points
+                entry.streak = next_streak(result, entry.streak)
+                entry.games += 1
+                entry.wins += result == Result.WIN
+                entry.draws += result == Result.DRAW
+                entry.losses += result == Result.LOSS
+                if side == 0:
+                    pairing.points_white = points
+                else:
+                    pairing.points_black = points
+            entry.save()
+        pairing.scored_at = now()
+        pairing.save(update_fields=["points_white", "points_black", "scored_at"])
+        transaction.on_commit(lambda: live.announce(tournament_id), robust=True)
+    return True
+
+
+def update_buchholz(tournament: Tournament) -> None:
+    """Every player's Buchholz from the scores now (Swiss: at the end of each round)."""
+    entries = list(Participant.objects.filter(tournament=tournament))
+    scores = {e.pk: e.score for e in entries}
+    opponents: dict[int, list[int]] = {e.pk: [] for e in entries}
+    for white_id, black_id in Pairing.objects.filter(tournament=tournament, black__isnull=False).values_list(
+        "white_id", "black_id"
+    ):
+        opponents[white_id].append(black_id)
+        opponents[black_id].append(white_id)
+    for entry in entries:
+        value = buchholz(opponents[entry.pk], scores)
+        if value != entry.buchholz:
+            entry.buchholz = value
+            entry.save(update_fields=["buchholz"])
