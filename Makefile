@@ -43,7 +43,7 @@ perf: setup
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy config games accounts ratings launch chat
+	$(BIN)/mypy config games accounts ratings launch chat tournaments
 
 bench: setup
 	$(BIN)/python bench/engines.py

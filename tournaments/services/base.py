@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import overload
 
 from django.db import connection
 from django.utils import timezone
@@ -30,6 +31,12 @@ class TournamentError(Exception):
 
 def now():
     return timezone.now()
+
+
+@overload
+def locked(tournament_id: int) -> Tournament: ...
+@overload
+def locked(tournament_id: int, *, skip_locked: bool) -> Tournament | None: ...
 
 
 def locked(tournament_id: int, *, skip_locked: bool = False) -> Tournament | None:
