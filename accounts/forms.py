@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import ABOUT_MAX_LENGTH, Preferences, User
 from accounts.services import messages as message_service
+from accounts.services.preferences import FIELDS as PREFERENCE_FIELDS
 from accounts.services.profiles import AvatarError, PreparedAvatar, prepare_avatar
 
 
@@ -62,17 +63,8 @@ class ReplyForm(forms.Form):
 class SettingsForm(forms.ModelForm):
     class Meta:
         model = Preferences
-        fields = [
-            "theme",
-            "palette",
-            "ai_level",
-            "hints",
-            "sound",
-            "block_invitations",
-            "chat",
-            "chat_spectators",
-            "correspondence_mail",
-        ]
+        # Every stored preference but the screen-reader mode, which has a switch of its own on every page.
+        fields = [name for name in PREFERENCE_FIELDS if name != "screen_reader"]
         widgets = {
             "theme": forms.RadioSelect,
             "palette": forms.RadioSelect,
