@@ -42,6 +42,13 @@ class TournamentConsumer(JsonConsumer):
             self.renewal = asyncio.get_running_loop().create_task(self._renew())
         await self.accept()
         await self.send_json(snapshot)
+        if self.user_id is not None:
+            # Paired while no page of theirs was open (the join's redirect, a reconnect): it is in the rows.
+            game_id = await database_sync_to_async(selectors.game_in_play, thread_sensitive=False)(
+                self.tournament_id, self.user_id
+            )
+            if game_id is not None:
+                await self.send_json(live.game_message(self.tournament_id, game_id))
 
     async def _join(self, group: str) -> None:
         await self.channel_layer.group_add(group, self.channel_name)

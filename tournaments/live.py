@@ -42,16 +42,20 @@ def send_standings(tournament_id: int) -> None:
     )
 
 
-def send_paired(tournament_id: int, game_id: int, user_ids: tuple[int, ...]) -> None:
-    """Each player's open pages (the notification socket, the tournament page) learn where their game is."""
-    from accounts.consumers import user_group
-
-    payload: dict[str, Any] = {
+def game_message(tournament_id: int, game_id: int) -> dict[str, Any]:
+    return {
         "type": "tournament_game",
         "tournament": tournament_id,
         "game_id": game_id,
         "url": f"/play/{game_id}/",
     }
+
+
+def send_paired(tournament_id: int, game_id: int, user_ids: tuple[int, ...]) -> None:
+    """Each player's open pages (the notification socket, the tournament page) learn where their game is."""
+    from accounts.consumers import user_group
+
+    payload = game_message(tournament_id, game_id)
     layer = get_channel_layer()
     for user_id in user_ids:
         async_to_sync(layer.group_send)(user_group(user_id), {"type": "notify", "payload": payload})

@@ -83,6 +83,17 @@ def snapshot(tournament_id: int) -> dict[str, Any] | None:
     }
 
 
+def game_in_play(tournament_id: int, user_id: int) -> int | None:
+    """The player's game of this tournament still being played: their page goes there on (re)connect."""
+    return (
+        Participant.objects.filter(
+            tournament_id=tournament_id, user_id=user_id, playing__status=Game.Status.ACTIVE
+        )
+        .values_list("playing_id", flat=True)
+        .first()
+    )
+
+
 def results_of(user) -> list[Participant]:
     """A player's finished tournaments, newest first (their profile)."""
     entries = list(

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+
+from django.db import connection
 
 READY = (
     "() => window.__game !== undefined && document.querySelector('[data-play]').dataset.connection === 'open'"
@@ -11,6 +14,19 @@ MY_TURN_OR_OVER = """() => {
   const g = window.__game, s = g.snapshot;
   return !g.busy && (s.status !== 'active' || s.position.to_move === g.you);
 }"""
+
+
+def in_thread(func, /, *args, **kwargs):
+    """Call a service outside Playwright's thread: its running event loop forbids the broadcasts' async_to_sync."""
+
+    def call():
+        try:
+            return func(*args, **kwargs)
+        finally:
+            connection.close()  # the pool thread's own connection
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(call).result()
 
 
 def open_game(page, url: str) -> None:

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import random
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from django.db import connection
 from playwright.sync_api import expect
 
 from accounts.identity import Identity
 from games import services
 from games.engines import get
 from tests.browser.conftest import PHONE, screenshot
-from tests.browser.pages import open_game
+from tests.browser.pages import in_thread, open_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -29,20 +27,8 @@ def players(user_factory, login_session):
 
 
 def prepared_game(players, game: str, moves: list[str]):
-    """A human game between alice and bob with ``moves`` played through the services.
-
-    In a thread of its own: Playwright keeps an event loop running in the test's
-    thread, and the services' broadcasts (async_to_sync) refuse to run beside one.
-    """
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(_prepare, players, game, moves).result()
-
-
-def _prepare(players, game: str, moves: list[str]):
-    try:
-        return _play_through_services(players, game, moves)
-    finally:
-        connection.close()  # this thread's own connection
+    """A human game between alice and bob with ``moves`` played through the services."""
+    return in_thread(_play_through_services, players, game, moves)
 
 
 def _play_through_services(players, game: str, moves: list[str]):

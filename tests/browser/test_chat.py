@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
 from django.contrib.sessions.backends.db import SessionStore
-from django.db import connection
 from playwright.sync_api import expect
 
 from accounts.identity import Identity
@@ -14,7 +11,7 @@ from chat.models import ChatReport
 from games import services
 from games.models import Game
 from tests.browser.conftest import screenshot
-from tests.browser.pages import open_game
+from tests.browser.pages import in_thread, open_game
 from tests.chat.conftest import finish_games
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -23,15 +20,11 @@ NASTY = '<img src=x onerror="window.__owned=1"> see https://evil.test'
 
 
 def game_between(alice, bob) -> Game:
-    """In a thread of its own: the services' broadcasts refuse to run beside Playwright's event loop."""
-    try:
-        game = services.create_human_game(
-            identity=Identity(alice, None), game="reversi", kind=Game.Kind.INVITE_LINK, side=0, minutes=15
-        )
-        services.join_game(game_id=game.pk, identity=Identity(bob, None), token=game.invite_token)
-        return game
-    finally:
-        connection.close()  # this thread's own connection
+    game = services.create_human_game(
+        identity=Identity(alice, None), game="reversi", kind=Game.Kind.INVITE_LINK, side=0, minutes=15
+    )
+    services.join_game(game_id=game.pk, identity=Identity(bob, None), token=game.invite_token)
+    return game
 
 
 def guest_session() -> str:
@@ -47,8 +40,7 @@ def test_players_chat_safely_a_guest_spectator_uses_phrases_and_a_line_is_report
 ):
     alice_user, bob_user = user_factory("alice"), user_factory("bob")
     finish_games(alice_user, bob_user)
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        game = pool.submit(game_between, alice_user, bob_user).result()
+    game = in_thread(game_between, alice_user, bob_user)
     alice = new_context(session_cookie=login_session(alice_user)).new_page()
     bob = new_context(session_cookie=login_session(bob_user)).new_page()
     guest = new_context(session_cookie=guest_session()).new_page()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
 from playwright.sync_api import expect
 
@@ -11,7 +9,7 @@ from accounts.identity import Identity
 from games import services
 from games.models import Game, Move
 from ratings.models import Rating
-from tests.browser.pages import READY, click_move, snapshot, wait_my_turn_or_over
+from tests.browser.pages import READY, click_move, in_thread, snapshot, wait_my_turn_or_over
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -75,9 +73,7 @@ def test_a_new_player_s_rating_shows_a_question_mark_on_the_game_page(
         )
         return services.join_game(game_id=game.pk, identity=Identity(bob, None), token=game.invite_token)
 
-    # The services announce on the channel layer (async_to_sync): not from Playwright's event loop.
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        game = pool.submit(start).result()
+    game = in_thread(start)
     page = new_context(session_cookie=login_session(alice)).new_page()
     page.goto(game.get_absolute_url())
     page.wait_for_function(READY)

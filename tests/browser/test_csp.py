@@ -13,7 +13,8 @@ from playwright.sync_api import expect
 from accounts.identity import Identity
 from games import services
 from games.engines import ENGINES
-from tests.browser.test_player_issues import _human_game, in_thread
+from tests.browser.pages import in_thread
+from tests.browser.test_player_issues import _human_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

@@ -9,7 +9,7 @@ from accounts.identity import Identity
 from games import services
 from games.models import Game
 from ratings.models import Rating
-from tests.browser.test_player_issues import in_thread
+from tests.browser.pages import in_thread
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

@@ -11,6 +11,7 @@ from games.models import Game
 from tests.browser.conftest import DESKTOP, PHONE, screenshot
 from tests.browser.pages import (
     READY,
+    in_thread,
     open_game,
     play_move,
     snapshot,
@@ -59,22 +60,6 @@ def test_new_game_before_both_sides_moved_aborts_the_old_game(new_context):
     page.wait_for_url(lambda url: url != old_url and "/play/" in url)
     old = Game.objects.get(pk=old_id)
     assert (old.status, old.end_reason, old.winner) == (Game.Status.ABORTED, "aborted", None)
-
-
-def in_thread(func, /, **kwargs):
-    """Call a service outside Playwright's thread (its running event loop forbids the broadcast's async_to_sync)."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from django.db import connection
-
-    def call():
-        try:
-            return func(**kwargs)
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(call).result()
 
 
 def _human_game(alice, bob, game: str, *, minutes: int = 5) -> Game:

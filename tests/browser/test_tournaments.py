@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.pages import READY
+from tests.browser.pages import READY, in_thread
 from tournaments import services
 from tournaments.models import Tournament
 
@@ -30,7 +30,7 @@ def test_create_join_play_and_the_standings_follow_live(new_context, login_sessi
     form.locator('button[type="submit"]').click()
     alice.wait_for_url(re.compile(r"/tournaments/\d+/$"))
     tournament = Tournament.objects.get(name="Tea-time arena")
-    services.start_if_due(tournament.pk)  # beat's job, every 2 s on the site
+    in_thread(services.start_if_due, tournament.pk)  # beat's job, every 2 s on the site
     expect(alice.locator("[data-standings] tr")).to_have_count(1)
 
     carol.goto(f"/tournaments/{tournament.pk}/")

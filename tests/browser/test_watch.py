@@ -12,8 +12,7 @@ from games import services
 from games.models import Game
 from ratings.models import Rating
 from tests.browser.conftest import screenshot
-from tests.browser.pages import READY
-from tests.browser.test_player_issues import in_thread
+from tests.browser.pages import READY, in_thread
 from tests.browser.test_readable_boards import axe_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
