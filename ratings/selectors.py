@@ -394,6 +394,20 @@ def rating_value(user: object, game: str) -> int:
     return shown(INITIAL_RATING if value is None else value)
 
 
+def standing(user: object, game: str, correspondence: bool = False) -> tuple[int, bool]:
+    """``user``'s rating in ``game`` as shown, and whether it is provisional (1500? before a rated game)."""
+    user_id = getattr(user, "pk", None)
+    row = None
+    if isinstance(user_id, int):
+        row = (
+            Rating.objects.filter(user_id=user_id, game=game, correspondence=correspondence)
+            .values_list("value", "rated_games")
+            .first()
+        )
+    value, rated_games = row if row is not None else (INITIAL_RATING, 0)
+    return shown(value), is_provisional(rated_games)
+
+
 def ratings_in(games: QuerySet[Game]) -> dict[tuple[int, str], tuple[int, bool]]:
     """(user id, game) -> (rating as shown, provisional) for the registered players of ``games``, in their game.
 

@@ -117,7 +117,8 @@ class LobbyFilter:
 @dataclass(frozen=True)
 class Challenge:
     game: Game
-    rating: int  # its creator's rating in that game
+    rating: int  # its creator's rating in that game (correspondence for a correspondence challenge)
+    provisional: bool = False  # from fewer than 10 rated games: shown "1500?"
 
     @property
     def speed(self) -> str:
@@ -156,12 +157,14 @@ def open_challenges(*, viewer, wanted: LobbyFilter | None = None) -> list[Challe
         mine = user is not None and game.created_by_id == user.pk
         if user is not None and creator is not None and not mine and either_blocked(creator, user):
             continue
-        rating = int(lent_ratings.rating_of(creator, game.game)) if creator is not None else 0
+        rating, provisional = (
+            lent_ratings.standing_of(creator, game.game, game.days_per_move > 0) if creator else (0, False)
+        )
         if wanted.rating_min is not None and rating < wanted.rating_min:
             continue
         if wanted.rating_max is not None and rating > wanted.rating_max:
             continue
-        rows.append(Challenge(game=game, rating=rating))
+        rows.append(Challenge(game=game, rating=rating, provisional=provisional))
         if len(rows) >= LOBBY_LIMIT:
             break
     return rows

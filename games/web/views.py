@@ -265,6 +265,7 @@ def lobby(request):
                     "name": row.game.get_game_display(),
                     "by": row.game.created_by.username if row.game.created_by else "",
                     "rating": row.rating,
+                    "provisional": row.provisional,
                     "minutes": row.game.time_control // 60,
                     "increment": row.game.increment,
                     "clock": row.game.time_control_label,

@@ -48,6 +48,16 @@ def provisional(rated_games) -> SafeString | str:
     """The "?" beside a rating from fewer than 10 rated games (``elo.is_provisional``), else nothing."""
     if rated_games is None or rated_games == "" or not is_provisional(int(rated_games)):
         return ""
+    return _question_mark()
+
+
+@register.filter
+def marked(rating, is_provisional: bool) -> SafeString | str:
+    """A rating with its "?" while ``is_provisional`` (the lobby's challenges know the flag, not the games)."""
+    return format_html("{}{}", rating, _question_mark()) if is_provisional else str(rating)
+
+
+def _question_mark() -> SafeString:
     title = _("Provisional: fewer than %(games)d rated games") % {"games": PROVISIONAL_GAMES}
     return format_html('<abbr class="provisional" title="{}">?</abbr>', title)
 

@@ -151,7 +151,7 @@ function renderChallenges(challenges, names) {
       ? gettext("%(name)s against %(who)s (%(rating)s), %(clock)s per move")
       : gettext("%(name)s against %(who)s (%(rating)s), %(clock)s");
     row.append(format(text, {
-      name: names[item.game] || item.name, who: item.by, rating: item.rating, clock: item.clock,
+      name: names[item.game] || item.name, who: item.by, rating: item.provisional ? item.rating + "?" : item.rating, clock: item.clock,
     }), " ");
     if (item.casual) {
       const tag = document.createElement("span");
@@ -181,9 +181,14 @@ function renderInvitations(invitations, names) {
 }
 
 let refreshing = null;
+let refreshAgain = false;
 async function refresh() {
-  // Several notifications in a burst need one fetch, not one each.
-  if (refreshing) return refreshing;
+  // Several notifications in a burst need one fetch, not one each; but a change that comes
+  // while a fetch is on its way (a new filter, say) gets one more fetch after it, never none.
+  if (refreshing) {
+    refreshAgain = true;
+    return refreshing;
+  }
   refreshing = (async () => {
     try {
       const query = filterQuery();
@@ -201,6 +206,10 @@ async function refresh() {
       renderInvitations(data.invitations, names);
     } finally {
       refreshing = null;
+      if (refreshAgain) {
+        refreshAgain = false;
+        refresh();
+      }
     }
   })();
   return refreshing;

@@ -30,7 +30,7 @@ def test_a_player_filters_the_lobby_and_new_challenges_appear_only_when_they_fit
     new_context, login_session, user_factory, redis_layer
 ):
     alice, bob, carol, me = (user_factory(n) for n in ("alice", "bob", "carol", "erin"))
-    Rating.objects.create(user=bob, game="reversi", value=1900)
+    Rating.objects.create(user=bob, game="reversi", value=1900, rated_games=30)
     post_challenge(alice, "reversi", minutes=5, increment=3, casual=True)
     post_challenge(bob, "reversi", minutes=5, increment=3)
     post_challenge(carol, "ataxx", minutes=1)
@@ -39,7 +39,7 @@ def test_a_player_filters_the_lobby_and_new_challenges_appear_only_when_they_fit
     challenges = page.locator("#challenges li[data-game-id]")
     expect(challenges).to_have_count(3)
     casual_row = challenges.filter(has_text="alice")
-    expect(casual_row).to_contain_text("Reversi against alice (1500), 5+3")
+    expect(casual_row).to_contain_text("Reversi against alice (1500?), 5+3")  # a newcomer's "?"
     expect(casual_row.locator(".casual-tag")).to_have_text("casual")
     expect(challenges.filter(has_text="bob").locator(".casual-tag")).to_have_count(0)
     expect(page.locator("[data-filter-submit]")).to_be_hidden()  # every change applies at once

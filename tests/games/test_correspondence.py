@@ -282,7 +282,7 @@ def test_the_new_game_form_sets_up_three_days_per_move_and_the_lobby_shows_it(al
     assert response.status_code == 302 and response["Location"] == game.get_absolute_url()
     assert (game.days_per_move, game.time_control, game.increment) == (3, 3 * 86_400, 0)
     lobby = logged_in(bob).get("/").content.decode()
-    assert "Ataxx against alice (1500), 3 days per move" in lobby
+    assert "Ataxx against alice (1500" in lobby and "?</abbr>), 3 days per move" in lobby
     listed = logged_in(bob).get("/lobby.json").json()["challenges"]
     assert [(c["clock"], c["days_per_move"]) for c in listed] == [("3 days", 3)]
 

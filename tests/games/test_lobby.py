@@ -96,6 +96,37 @@ def test_a_player_sees_only_challengers_within_the_rating_range_asked(user_facto
     assert listed(client, rating_min=1800) == ["alice"]
 
 
+def test_a_newcomer_s_challenge_shows_a_question_mark_beside_the_rating(user_factory):
+    seasoned, newcomer, me_ = (user_factory(n) for n in ("alice", "bob", "erin"))
+    Rating.objects.create(user=seasoned, game="reversi", value=1612, rated_games=25)
+    Rating.objects.create(user=newcomer, game="reversi", value=1544, rated_games=3)
+    seasoned_game, newcomer_game = challenge(seasoned), challenge(newcomer)
+    client = logged_in(me_)
+    rows = client.get("/lobby.json").json()["challenges"]
+    assert {r["by"]: (r["rating"], r["provisional"]) for r in rows} == {
+        "alice": (1612, False),
+        "bob": (1544, True),
+    }
+    html = client.get("/").content.decode()
+    row_of = {
+        game.pk: html[html.index(f'data-game-id="{game.pk}"') :] for game in (seasoned_game, newcomer_game)
+    }
+    assert "alice (1612), 5+0" in row_of[seasoned_game.pk][:400]
+    assert (
+        'bob (1544<abbr class="provisional" title="Provisional: fewer than 10 rated games">?</abbr>)'
+        in (row_of[newcomer_game.pk][:400])
+    )
+
+
+def test_a_correspondence_challenge_shows_the_challenger_s_correspondence_rating(user_factory):
+    alice, me_ = user_factory("alice"), user_factory("erin")
+    Rating.objects.create(user=alice, game="reversi", value=1820, rated_games=40)
+    Rating.objects.create(user=alice, game="reversi", value=1655, rated_games=12, correspondence=True)
+    services.create_human_game(identity=me(alice), game="reversi", kind="lobby", days_per_move=3)
+    (row,) = logged_in(me_).get("/lobby.json").json()["challenges"]
+    assert (row["rating"], row["provisional"]) == (1655, False)
+
+
 @pytest.mark.parametrize(
     ("query", "message"),
     [
@@ -129,7 +160,7 @@ def test_the_home_page_marks_casual_challenges_and_filters_from_its_address(user
     html = client.get("/").content.decode()
     row = html[html.index(f'data-game-id="{casual.pk}"') :]
     row = row[: row.index("</li>")]
-    assert "alice (1500), 10+5" in row and "casual" in row
+    assert 'alice (1500<abbr class="provisional"' in row and "), 10+5" in row and "casual" in row
     rated_row = html[html.index(f'data-game-id="{rated.pk}"') :]
     assert "casual" not in rated_row[: rated_row.index("</li>")]
     filtered = client.get("/", {"mode": "casual"}).content.decode()
