@@ -394,7 +394,7 @@ def rating_value(user: object, game: str) -> int:
     return shown(INITIAL_RATING if value is None else value)
 
 
-def standing(user: object, game: str, correspondence: bool = False) -> tuple[int, bool]:
+def standing(user: object, game: str, *, correspondence: bool = False) -> tuple[int, bool]:
     """``user``'s rating in ``game`` as shown, and whether it is provisional (1500? before a rated game)."""
     user_id = getattr(user, "pk", None)
     row = None

@@ -23,13 +23,13 @@ def _provisional_rating(user: object, game: str) -> int:
 rating_of: Callable[[object, str], int] = _provisional_rating
 
 
-def _new_player(user: object, game: str, correspondence: bool) -> tuple[int, bool]:
+def _new_player(user: object, game: str, *, correspondence: bool = False) -> tuple[int, bool]:
     return 1500, True
 
 
 # A player's rating in a game as shown and whether it is still provisional, live or correspondence
 # (ratings.selectors.standing): the lobby shows "1500?" beside a newcomer's challenge.
-standing_of: Callable[[object, str, bool], tuple[int, bool]] = _new_player
+standing_of: Callable[..., tuple[int, bool]] = _new_player
 
 
 # (user id, game) -> (rating as shown, provisional), for the players with a rated game there.

@@ -158,7 +158,9 @@ def open_challenges(*, viewer, wanted: LobbyFilter | None = None) -> list[Challe
         if user is not None and creator is not None and not mine and either_blocked(creator, user):
             continue
         rating, provisional = (
-            lent_ratings.standing_of(creator, game.game, game.days_per_move > 0) if creator else (0, False)
+            lent_ratings.standing_of(creator, game.game, correspondence=game.days_per_move > 0)
+            if creator
+            else (0, False)
         )
         if wanted.rating_min is not None and rating < wanted.rating_min:
             continue

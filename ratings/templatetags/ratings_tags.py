@@ -52,7 +52,7 @@ def provisional(rated_games) -> SafeString | str:
 
 
 @register.filter
-def marked(rating, is_provisional: bool) -> SafeString | str:
+def marked(rating, is_provisional: bool) -> SafeString | str:  # noqa: FBT001 (a filter's argument)
     """A rating with its "?" while ``is_provisional`` (the lobby's challenges know the flag, not the games)."""
     return format_html("{}{}", rating, _question_mark()) if is_provisional else str(rating)
 
