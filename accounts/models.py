@@ -141,6 +141,9 @@ class Preferences(models.Model):
     correspondence_mail = models.BooleanField(_("e-mail me about my correspondence games"), default=False)
     # Boards as HTML grids with typed moves and commands (guests keep it in the "sr" cookie).
     screen_reader = models.BooleanField(_("screen-reader mode"), default=False)
+    # The language last chosen in the menu (else the one they signed in with): mails sent
+    # outside a request, such as the correspondence ones, are written in it. Blank: the site's.
+    language = models.CharField(_("language"), max_length=10, blank=True, default="")
 
     class Meta:
         verbose_name = _("preferences")

@@ -8,14 +8,20 @@ from allauth.account.adapter import get_adapter
 from allauth.account.signals import password_reset, user_signed_up
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.contrib.auth.signals import user_logged_out
+from django.contrib.auth.signals import user_logged_in, user_logged_out
 from django.db import transaction
 from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 
 from accounts.models import Preferences, User
 from accounts.services import logins
-from accounts.services.preferences import GUEST_FIELDS, SESSION_KEY, clean_preferences, guest_screen_reader
+from accounts.services.preferences import (
+    GUEST_FIELDS,
+    SESSION_KEY,
+    clean_preferences,
+    guest_screen_reader,
+    remember_language,
+)
 from config.websocket import auth_group
 
 
@@ -31,6 +37,13 @@ def keep_guest_preferences(sender: Any, request: Any, user: Any, **kwargs: Any) 
         fields["screen_reader"] = True  # the mode they needed to sign up stays on
     if fields:
         Preferences.objects.update_or_create(user=user, defaults=fields)
+
+
+@receiver(user_logged_in, dispatch_uid="accounts_remember_the_language")
+def remember_the_sign_in_language(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    """A player who never chose a language in the menu gets their mails in the one they signed in with."""
+    language = getattr(request, "LANGUAGE_CODE", "") if request is not None else ""
+    remember_language(user, language, keep_chosen=True)
 
 
 @receiver(password_reset, dispatch_uid="accounts_reset_address_is_the_owners")

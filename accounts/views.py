@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.views import i18n
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.forms import ComposeForm, ProfileForm, ReplyForm, SettingsForm
@@ -18,7 +19,12 @@ from accounts.identity import AuthenticatedHttpRequest
 from accounts.models import User
 from accounts.services import blocks
 from accounts.services import messages as msgs
-from accounts.services.preferences import get_preferences, save_preferences, set_screen_reader
+from accounts.services.preferences import (
+    get_preferences,
+    remember_language,
+    save_preferences,
+    set_screen_reader,
+)
 from accounts.services.profiles import find_player, profile_update
 from accounts.services.recovery import recovery_addresses
 
@@ -134,6 +140,14 @@ def screen_reader_view(request: HttpRequest) -> HttpResponse:
         )
     response = _back(request, reverse("accounts:settings"))
     set_screen_reader(request, response, on=value == "1")
+    return response
+
+
+def set_language(request: HttpRequest) -> HttpResponse:
+    """Django's language menu (the cookie, back to the page), and a player's account remembers it."""
+    response = i18n.set_language(request)
+    if request.method == "POST":
+        remember_language(request.user, request.POST.get("language", ""))
     return response
 
 

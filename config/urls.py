@@ -9,6 +9,7 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 from django.views.static import serve
 
+from accounts import views as accounts_views
 from config.health import healthz
 
 # The admin signs in through the site's own login page, which allauth throttles
@@ -29,7 +30,8 @@ handler500 = "config.unavailable.server_error_or_unavailable"
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("favicon.ico", favicon),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # Django's language menu, wrapped: a player's account remembers the choice for their mails.
+    path("i18n/setlang/", accounts_views.set_language, name="set_language"),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),

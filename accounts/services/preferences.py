@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Field
 from django.http import HttpRequest, HttpResponse
 
@@ -106,6 +107,28 @@ def set_screen_reader(request: HttpRequest, response: HttpResponse, *, on: bool)
         secure=request.is_secure(),
         httponly=True,
     )
+
+
+def remember_language(user: Any, language: str, *, keep_chosen: bool = False) -> None:
+    """Store the language a player uses (one of the site's), for the mails sent outside a request.
+
+    ``keep_chosen``: only if they never chose one (a sign-in must not undo the menu's choice).
+    """
+    if user is None or not user.is_authenticated or language not in dict(settings.LANGUAGES):
+        return
+    if keep_chosen and Preferences.objects.filter(user_id=user.pk).exclude(language="").exists():
+        return
+    Preferences.objects.update_or_create(user_id=user.pk, defaults={"language": language})
+
+
+def languages_of(user_ids: set[int]) -> dict[int, str]:
+    """Each player's stored language, the site's default for those who have none."""
+    stored = dict(
+        Preferences.objects.filter(user_id__in=user_ids)
+        .exclude(language="")
+        .values_list("user_id", "language")
+    )
+    return {user_id: stored.get(user_id, settings.LANGUAGE_CODE) for user_id in user_ids}
 
 
 def save_preferences(request: HttpRequest, values: dict[str, Any]) -> dict[str, Any]:

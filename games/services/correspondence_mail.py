@@ -20,10 +20,11 @@ from django.conf import settings
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.urls import reverse
-from django.utils import formats, timezone
+from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.models import Preferences
+from accounts.services.preferences import languages_of
 from games.models import Game, TurnMail
 from games.names import GAME_NAMES
 from games.services.base import now
@@ -49,6 +50,7 @@ def send_due_mails(*, limit: int = 500) -> int:
         ).values_list("user_id", flat=True)
     )
     addresses = _verified_addresses(wanted)
+    languages = languages_of(set(addresses))
     sent = 0
     for game in running:
         user_id = movers[game.pk]
@@ -58,7 +60,7 @@ def send_due_mails(*, limit: int = 500) -> int:
         if kind is None:
             continue
         try:
-            sent += _send_once(game, user_id, kind, addresses[user_id], at=at)
+            sent += _send_once(game, user_id, kind, addresses[user_id], languages[user_id], at=at)
         except Exception:  # one refused mail must not stop the others; the next sweep tries again
             logger.exception("correspondence mail for game %s to user %s", game.pk, user_id)
     return sent
@@ -87,7 +89,7 @@ def _due(game: Game, user_id: int, *, at: datetime) -> str | None:
     return TurnMail.Kind.TURN
 
 
-def _send_once(game: Game, user_id: int, kind: str, address: str, *, at: datetime) -> bool:
+def _send_once(game: Game, user_id: int, kind: str, address: str, language: str, *, at: datetime) -> bool:
     # Why one transaction around the SMTP conversation: the row commits only
     # once the server took the mail; a crash before that leaves nothing stored.
     with transaction.atomic():
@@ -96,7 +98,8 @@ def _send_once(game: Game, user_id: int, kind: str, address: str, *, at: datetim
                 TurnMail.objects.create(game=game, user_id=user_id, kind=kind, ply=game.ply, sent_at=at)
         except IntegrityError:
             return False  # another sweep sent it
-        subject, body = _mail(game, kind)
+        with translation.override(language):  # the player's, not the worker's (English)
+            subject, body = _mail(game, kind)
         send_mail(subject, body, None, [address])
     return True
 

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 import pytest
 from allauth.account.models import EmailAddress
 from django.core import mail as django_mail
+from django.test import Client
 from django.utils import timezone
 
 from accounts.models import Preferences
@@ -332,3 +333,37 @@ def test_the_mail_opt_in_is_a_setting_of_registered_players(alice, client):
     assert response.status_code == 302
     assert Preferences.objects.get(user=alice).correspondence_mail
     assert "correspondence_mail" not in client.get("/settings/").content.decode(), "not offered to guests"
+
+
+def test_a_player_who_chose_greek_gets_their_turn_mail_in_greek(alice, bob, clock, client):
+    opt_in(alice, "alice@example.org")
+    client.force_login(alice)
+    client.post("/i18n/setlang/", {"language": "el", "next": "/"})
+    client.post("/i18n/setlang/", {"language": "tlh", "next": "/"})  # not one of the site's: ignored
+    three_day_game(alice, bob)
+    assert send_due_mails() == 1
+    (sent,) = django_mail.outbox
+    assert sent.subject == "Σειρά σας: Ρεβέρσι εναντίον bob"
+    assert "Ρεβέρσι" in sent.body and "Play it here" not in sent.body
+
+
+def test_a_player_who_never_chose_gets_the_language_they_signed_in_with(alice, bob, carol, clock):
+    for user in (alice, carol):
+        opt_in(user, f"{user.username}@example.org")
+        user.set_password("a long pass phrase")
+        user.save()
+    signed_in = Client(HTTP_ACCEPT_LANGUAGE="hi")
+    signed_in.post("/accounts/login/", {"login": "alice", "password": "a long pass phrase"})
+    assert Preferences.objects.get(user=alice).language == "hi"
+    three_day_game(alice, bob)
+    send_due_mails()
+    assert django_mail.outbox[0].subject == "आपकी चाल: bob के विरुद्ध रिवर्सी"
+
+    # A sign-in from another browser does not undo what the menu chose.
+    chooser = Client()
+    chooser.force_login(carol)
+    chooser.post("/i18n/setlang/", {"language": "el", "next": "/"})
+    Client(HTTP_ACCEPT_LANGUAGE="bn").post(
+        "/accounts/login/", {"login": "carol", "password": "a long pass phrase"}
+    )
+    assert Preferences.objects.get(user=carol).language == "el"
