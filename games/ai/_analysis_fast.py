@@ -239,7 +239,7 @@ def mcts_second_best(rows: list[tuple[int, int, float]]) -> float | None:
 # Shared -------------------------------------------------------------------------------
 
 
-def _proven(value: int, bound: int) -> int | None:
+def _proven(value: float, bound: int) -> int | None:
     if value >= bound:
         return 1
     if value <= -bound:
@@ -247,7 +247,7 @@ def _proven(value: int, bound: int) -> int | None:
     return None
 
 
-def _as_score(value: int, bound: int, per_unit: int) -> float:
+def _as_score(value: float, bound: int, per_unit: int) -> float:
     """A search value in calibration units; a proven result as plus or minus infinity."""
     if value >= bound:
         return math.inf

@@ -605,11 +605,16 @@ def _reversi(engine: Engine, state: Any, *, depth: int, exact: int) -> PositionE
     me = engine.to_move(state)
     own, opp = _reversi_sides(state, me)
     moves = legal_mask(own, opp)
+    passing = engine.pass_move
+    assert passing is not None  # Reversi passes
     if not moves:  # a forced pass: the position is worth what the opponent's turn is
-        after = evaluate(engine, engine.play(state, engine.pass_move), {"depth": depth, "exact": exact})
-        line = (engine.pass_move, *after.line)[:LINE_LENGTH]
+        after = evaluate(engine, engine.play(state, passing), {"depth": depth, "exact": exact})
         return PositionEval(
-            after.chances, engine.pass_move, line, after.exact, None if after.score is None else -after.score
+            after.chances,
+            passing,
+            (passing, *after.line)[:LINE_LENGTH],
+            after.exact,
+            None if after.score is None else -after.score,
         )
     squares = [sq for sq in range(64) if moves >> sq & 1]
     children = {sq: (opp ^ flips(own, opp, sq), own | flips(own, opp, sq) | (1 << sq)) for sq in squares}
@@ -617,7 +622,7 @@ def _reversi(engine: Engine, state: Any, *, depth: int, exact: int) -> PositionE
     if 64 - (own | opp).bit_count() <= exact:
         solver = EndgameSolver()
         score, sq = solver.solve(own, opp)
-        best = SQUARE_NAMES[sq] if sq is not None else engine.pass_move
+        best = SQUARE_NAMES[sq] if sq is not None else passing
         only = False
         if score >= 0 and len(squares) > 1:  # the only move that keeps the win (or the draw)?
             need = 1 if score > 0 else 0
@@ -626,17 +631,17 @@ def _reversi(engine: Engine, state: Any, *, depth: int, exact: int) -> PositionE
                 for other in squares
                 if other != sq
             )
-        line = [best]
+        line: list[str] = [best]
         probe = engine.play(state, best)
         while len(line) < LINE_LENGTH and engine.outcome(probe) is None:  # solving gets cheaper each ply
             p_own, p_opp = _reversi_sides(probe, engine.to_move(probe))
             _, p_sq = solver.solve(p_own, p_opp)
-            reply = SQUARE_NAMES[p_sq] if p_sq is not None else engine.pass_move
+            reply = SQUARE_NAMES[p_sq] if p_sq is not None else passing
             line.append(reply)
             probe = engine.play(probe, reply)
-        proven = 0 if score == 0 else (1 if score > 0 else -1)
+        outcome = 0 if score == 0 else (1 if score > 0 else -1)
         return _position(
-            engine, state, fast.RootResult(None, proven, best, tuple(line), only), "reversi", score
+            engine, state, fast.RootResult(None, outcome, best, tuple(line), only), "reversi", score
         )
 
     search = _Search(evaluate_learned, math.inf)
@@ -668,7 +673,7 @@ def _reversi(engine: Engine, state: Any, *, depth: int, exact: int) -> PositionE
         order = [sq for _, sq in results]
     value, sq = results[0]
     proven = 1 if value >= WIN else -1 if value <= -WIN else None
-    score = (
+    estimate = (
         None
         if proven is not None
         else _unbiased(value, previous[0][0] if previous else value, WIN) / _REVERSI_UNIT
@@ -682,13 +687,13 @@ def _reversi(engine: Engine, state: Any, *, depth: int, exact: int) -> PositionE
                 other <= bound or -search.negamax(*children[other_sq], depth - 1, -bound - 1, -bound) <= bound
                 for other, other_sq in results[1:]
             )
-    line = [SQUARE_NAMES[sq]]
-    probe = engine.play(state, line[0])
-    while len(line) < LINE_LENGTH and engine.outcome(probe) is None:  # a shallower search for the line
+    pv = [SQUARE_NAMES[sq]]
+    probe = engine.play(state, pv[0])
+    while len(pv) < LINE_LENGTH and engine.outcome(probe) is None:  # a shallower search for the line
         reply = _reversi_line_move(engine, probe, min(depth, 4))
-        line.append(reply)
+        pv.append(reply)
         probe = engine.play(probe, reply)
-    return _position(engine, state, fast.RootResult(score, proven, line[0], tuple(line), only), "reversi")
+    return _position(engine, state, fast.RootResult(estimate, proven, pv[0], tuple(pv), only), "reversi")
 
 
 def _reversi_line_move(engine: Engine, state: Any, depth: int) -> str:
@@ -714,12 +719,12 @@ def _reversi_line_move(engine: Engine, state: Any, depth: int) -> str:
 
 def _ataxx(engine: Engine, state: Any, *, depth: int) -> PositionEval:
     me, opp = state.mover()
-    if engine.legal_moves(state) == [engine.pass_move]:
-        after = evaluate(engine, engine.play(state, engine.pass_move), {"depth": depth})
+    passing = engine.pass_move
+    assert passing is not None  # Ataxx passes
+    if engine.legal_moves(state) == [passing]:
+        after = evaluate(engine, engine.play(state, passing), {"depth": depth})
         score = None if after.score is None else -after.score
-        return PositionEval(
-            after.chances, engine.pass_move, (engine.pass_move, *after.line)[:LINE_LENGTH], None, score
-        )
+        return PositionEval(after.chances, passing, (passing, *after.line)[:LINE_LENGTH], None, score)
     result = fast.ataxx(engine, state, depth, _floor_of("ataxx"), LINE_LENGTH)
     if result is not None:
         return _position(engine, state, result, "ataxx")
