@@ -7,4 +7,9 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
+        from games.store import tournament as lent_tournament
         from tournaments import receivers  # noqa: F401  (connects to games' game_finished signal)
+        from tournaments.selectors import tournament_of_game
+
+        # The game page names its tournament; games never imports tournaments, so tournaments lends it.
+        lent_tournament.tournament_of = tournament_of_game

@@ -7,6 +7,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from games.models import Game
+from games.store.tournament import TournamentLink
 from tournaments.models import Pairing, Participant, Tournament
 from tournaments.rules import on_fire
 
@@ -92,6 +93,15 @@ def game_in_play(tournament_id: int, user_id: int) -> int | None:
         .values_list("playing_id", flat=True)
         .first()
     )
+
+
+def tournament_of_game(game_id: int) -> TournamentLink | None:
+    """The tournament ``game_id`` was paired in, for its page's link back."""
+    pairing = Pairing.objects.filter(game_id=game_id).select_related("tournament").first()
+    if pairing is None:
+        return None
+    tournament = pairing.tournament
+    return TournamentLink(tournament.name, tournament.get_absolute_url(), pairing.round)
 
 
 def results_of(user) -> list[Participant]:

@@ -18,6 +18,7 @@ from games.live import events
 from games.models import Analysis, Game, time_control_label
 from games.services import analysis as game_analysis
 from games.services import analysis_board as board_analysis
+from games.store import tournament as lent_tournament
 from games.store.selectors import open_challenges, your_move
 from games.web.forms import LobbyFilterForm, NewGameForm
 
@@ -148,6 +149,7 @@ def play(request, game_id: int):
             "game": game,
             "side": side,
             "snapshot": {**events.snapshot(game), "you": side},
+            "tournament": lent_tournament.tournament_of(game.pk) if game.kind == Game.Kind.LOBBY else None,
             # The link is the key to the free seat: only a seated player gets it.
             "invite_url": request.build_absolute_uri(f"/join/{game.invite_token}/")
             if side is not None

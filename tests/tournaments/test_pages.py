@@ -75,3 +75,27 @@ def test_the_winner_and_places_are_kept_on_the_profiles(client, arena, alice, bo
     assert "Friday arena" in winner_page and "Winner" in winner_page and "2 points" in winner_page
     loser_page = client.get("/players/bob/").content.decode()
     assert "Friday arena" in loser_page and "place 2" in loser_page
+
+
+def test_a_tournament_game_s_page_links_back_to_its_tournament(client, arena, swiss, alice, bob):
+    on_the_page(arena, alice, bob)
+    for user in (alice, bob):
+        services.join(tournament_id=arena.pk, user=user)
+    services.pair_arena(arena.pk)
+    arena_game = Participant.objects.get(tournament=arena, user=alice).playing
+    page = client.get(arena_game.get_absolute_url()).content.decode()
+    assert f'<a href="/tournaments/{arena.pk}/">Friday arena</a></p>' in page  # an arena has no rounds
+
+    play.resign(game_id=arena_game.pk, identity=me(bob))
+    services.leave(tournament_id=arena.pk, user=alice)
+    services.leave(tournament_id=arena.pk, user=bob)
+    for user in (alice, bob):
+        services.join(tournament_id=swiss.pk, user=user)
+    services.start_if_due(swiss.pk)
+    services.advance(swiss.pk)
+    swiss_game = Participant.objects.get(tournament=swiss, user=alice).playing
+    page = client.get(swiss_game.get_absolute_url()).content.decode()
+    assert f'<a href="/tournaments/{swiss.pk}/">Sunday Swiss</a>, round 1</p>' in page
+
+    quick = play.create_human_game(identity=me(alice), game="reversi", kind="lobby")
+    assert "data-tournament" not in client.get(quick.get_absolute_url()).content.decode()
