@@ -61,7 +61,7 @@ def main() -> None:
     args = parser.parse_args()
     rng = random.Random(args.seed)
     call_command("migrate", verbosity=0)
-    events.send_paired = lambda user_id, game_id: None  # no channel layer here: see the docstring
+    events.send_paired = lambda user_id, game_id, **notice: None  # no channel layer here: see the docstring
     User = get_user_model()
     crowd = [User.objects.create_user(f"crowd{i}-{rng.random():.9f}") for i in range(args.seekers)]
     ratings = {user.pk: rng.randrange(1000, 2200, 10) for user in crowd}

@@ -519,32 +519,43 @@ class PositionEvaluation(models.Model):
 
 
 class Seek(models.Model):
-    """A registered player waiting in a quick-pairing pool (game, base, increment): one at a time per player.
+    """A registered player waiting in a quick-pairing pool: one seek at a time per player, live or correspondence.
 
+    A live pool is a game and a clock (base, increment); a correspondence pool is
+    a game and its days per move (``days_per_move`` > 0, base and increment 0).
     Stored, so a waiting seek survives a server or worker restart; the pairing
     service (games/services/pairing.py) removes both seeks of a pair in the
-    transaction that creates their game.
+    transaction that creates their game. A live seek also goes when the seeker's
+    page closes; a correspondence seek waits until it is paired or cancelled.
     """
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     game = models.CharField(max_length=20, choices=GAME_CHOICES)
     minutes = models.PositiveSmallIntegerField()
     increment = models.PositiveSmallIntegerField(default=0)  # Fischer seconds a move: "5+3" is 5 and 3
+    days_per_move = models.PositiveSmallIntegerField(default=0)  # 0: a live seek
     # Asked for a casual game. Not part of the pool: the game is casual if either seeker asked.
     casual = models.BooleanField(default=False)
-    rating = models.PositiveIntegerField()  # the player's rating in this game when the seek was made
+    # The player's rating in this game when the seek was made: the correspondence one for a correspondence seek.
+    rating = models.PositiveIntegerField()
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         indexes = [
-            models.Index(fields=["game", "minutes", "increment", "created_at"], name="games_seek_pool_clock")
+            models.Index(
+                fields=["game", "days_per_move", "minutes", "increment", "created_at"],
+                name="games_seek_pool_days",
+            )
         ]
 
     def __str__(self) -> str:
         mode = " casual" if self.casual else ""
-        return (
-            f"{self.user_id} seeks {self.game} {time_control_label(self.minutes * 60, self.increment)}{mode}"
-        )
+        return f"{self.user_id} seeks {self.game} {self.time_control_label}{mode}"
+
+    @property
+    def time_control_label(self) -> str:
+        """ "5+3", or "3 days" for a correspondence seek."""
+        return time_control_label(self.minutes * 60, self.increment, self.days_per_move)
 
 
 class TurnMail(models.Model):

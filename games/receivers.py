@@ -8,7 +8,7 @@ from django.dispatch import receiver
 
 from accounts.guests import get_guest
 from accounts.signals import notify_socket_closed
-from games.models import Game, Seek
+from games.models import Game
 
 
 def adopt_guest_games(*, guest_key: str, user) -> int:
@@ -36,5 +36,10 @@ def _adopt_on_login(sender, request, user, **kwargs) -> None:
 
 @receiver(notify_socket_closed)
 def _stop_seeking_on_leave(sender, user_id: int, **kwargs) -> None:
-    """A quick-pairing seeker whose page closed is waiting for nothing: the seek goes."""
-    Seek.objects.filter(user_id=user_id).delete()
+    """A live quick-pairing seeker whose page closed is waiting for nothing: the seek goes.
+
+    A correspondence seek stays: its game is played over days, the seeker need not wait on the page.
+    """
+    from games.services.pairing import drop_live_seek
+
+    drop_live_seek(user_id=user_id)

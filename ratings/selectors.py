@@ -381,13 +381,13 @@ def _pool_blocks(player, *, correspondence: bool) -> list[ProfileRating]:
     return blocks
 
 
-def rating_value(user: object, game: str) -> int:
-    """``user``'s rating in ``game`` as shown (1500 before their first rated game)."""
+def rating_value(user: object, game: str, *, correspondence: bool = False) -> int:
+    """``user``'s rating in ``game`` as shown, live or correspondence (1500 before their first rated game there)."""
     user_id = getattr(user, "pk", None)
     value = None
     if isinstance(user_id, int):
         value = (
-            Rating.objects.filter(user_id=user_id, game=game, correspondence=False)
+            Rating.objects.filter(user_id=user_id, game=game, correspondence=correspondence)
             .values_list("value", flat=True)
             .first()
         )

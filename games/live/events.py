@@ -218,11 +218,21 @@ def send_lobby_event(game_id: int) -> None:
         )
 
 
-def send_paired(user_id: int, game_id: int) -> None:
-    """Tell a quick-pairing seeker's open pages (the /ws/notify/ socket) where their game is."""
+def send_paired(user_id: int, game_id: int, *, days_per_move: int = 0, opponent: str = "") -> None:
+    """Tell a quick-pairing seeker's open pages (the /ws/notify/ socket) where their game is.
+
+    The home page goes there; a correspondence seeker may be on any page (their seek outlives it),
+    and is shown a notice naming the opponent.
+    """
     from accounts.consumers import user_group
 
-    payload = {"type": "paired", "game_id": game_id, "url": f"/play/{game_id}/"}
+    payload = {
+        "type": "paired",
+        "game_id": game_id,
+        "url": f"/play/{game_id}/",
+        "days_per_move": days_per_move,
+        "opponent": opponent,
+    }
     async_to_sync(get_channel_layer().group_send)(user_group(user_id), {"type": "notify", "payload": payload})
 
 

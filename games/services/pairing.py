@@ -1,4 +1,4 @@
-"""Quick pairing: registered players waiting in a pool (game, base + increment) are paired by rating.
+"""Quick pairing: registered players waiting in a pool (game, clock or days per move) are paired by rating.
 
 A seek is a row (``games.Seek``), so a waiting player survives a daphne or
 worker restart. Pairing runs here only, in one transaction per pool: the pool's
@@ -15,7 +15,16 @@ longer plays first. Two players of whom one blocked the other are never
 paired. "Block all invitations" does not apply: a seeker asks to be paired.
 Guests cannot seek (a guest has no rating to pair by).
 
-The pools are the Fischer presets (1+0, 3+2, 5+3, 10+5, 15+10), like lichess's.
+The live pools are the Fischer presets (1+0, 3+2, 5+3, 10+5, 15+10), like
+lichess's; the correspondence pools are 1, 3 and 7 days per move (lichess's
+quick correspondence buttons are not a fixed set; these are the short, the
+usual and the relaxed pace of its lobby). A correspondence pair gets a
+correspondence game, as a correspondence challenge does, and is paired by the
+players' correspondence ratings, with the same ranges. A player has one seek,
+live or correspondence: a press replaces it. A live seek goes when the
+seeker's page closes (games/receivers.py); a correspondence seek waits until
+it is paired or cancelled, and the seeker hears of its game later (the
+"paired" and "your_turn" notices, the "Your move" list, the mails).
 Rated or casual is not a pool of its own (few players are online at once, and
 two half-empty pools pair nobody): the game is rated unless either seeker asked
 for casual, and a seeker is paired first with someone who asked the same, when
@@ -45,6 +54,7 @@ POOL_LIMIT = 500  # seeks read per pool and run: the oldest, who are owed a game
 
 GAMES = {slug for slug, _name in GAME_CHOICES}
 QUICK_POOLS: list[tuple[int, int]] = list(FISCHER_PRESETS)  # (base minutes, increment seconds)
+CORRESPONDENCE_POOLS: list[int] = [1, 3, 7]  # days per move, each one of DAYS_PER_MOVE_CHOICES
 
 
 class _Gone(Exception):
@@ -57,17 +67,31 @@ def rating_range(seek: Seek, *, at: datetime) -> int:
 
 
 def seek(
-    *, identity: Identity, game: str, minutes: int, increment: int = 0, casual: bool = False
+    *,
+    identity: Identity,
+    game: str,
+    minutes: int = 0,
+    increment: int = 0,
+    casual: bool = False,
+    days_per_move: int = 0,
 ) -> Game | None:
-    """Wait for a quick game (replacing any seek of this player); the game if paired at once."""
+    """Wait for a quick game (replacing any seek of this player); the game if paired at once.
+
+    ``days_per_move`` (one of CORRESPONDENCE_POOLS) seeks a correspondence game;
+    ``minutes`` and ``increment`` are ignored then.
+    """
     user = identity.user
     if user is None:
         raise GameError(Code.LOGIN_REQUIRED, _("Log in to play a quick game."))
     if game not in GAMES:
         raise GameError(Code.BAD_KIND, _("Unknown game."))
-    if (minutes, increment) not in QUICK_POOLS:
+    if days_per_move:
+        if days_per_move not in CORRESPONDENCE_POOLS:
+            raise GameError(Code.BAD_TIME, _("Choose one of the offered time controls."))
+        minutes, increment = 0, 0
+    elif (minutes, increment) not in QUICK_POOLS:
         raise GameError(Code.BAD_TIME, _("Choose one of the offered time controls."))
-    rating = int(lent_ratings.rating_of(user, game))
+    rating = int(lent_ratings.rating_of(user, game, correspondence=bool(days_per_move)))
     with transaction.atomic():
         Seek.objects.filter(user=user).delete()
         Seek.objects.create(
@@ -75,31 +99,44 @@ def seek(
             game=game,
             minutes=minutes,
             increment=increment,
+            days_per_move=days_per_move,
             casual=casual,
             rating=rating,
             created_at=now(),
         )
-    for made in pair_pool(game, minutes, increment):
+    for made in pair_pool(game, minutes, increment, days_per_move=days_per_move):
         if user.pk in (made.user0_id, made.user1_id):
             return made
     return None
 
 
 def cancel_seek(*, user_id: int | None) -> bool:
-    """The seeker stops waiting (the button, or their page closed); False if they were not waiting."""
+    """The seeker stops waiting (the button); False if they were not waiting."""
     if user_id is None:
         return False
     deleted, _kinds = Seek.objects.filter(user_id=user_id).delete()
     return deleted > 0
 
 
-def pair_pool(game: str, minutes: int, increment: int = 0) -> list[Game]:
+def drop_live_seek(*, user_id: int) -> None:
+    """The seeker's page closed: a live seek waits for nothing now; a correspondence one stays."""
+    Seek.objects.filter(user_id=user_id, days_per_move=0).delete()
+
+
+def waiting_correspondence(user) -> Seek | None:
+    """The player's correspondence seek, for the home page to show when they come back."""
+    if user is None or not user.is_authenticated:
+        return None
+    return Seek.objects.filter(user=user, days_per_move__gt=0).first()
+
+
+def pair_pool(game: str, minutes: int, increment: int = 0, *, days_per_move: int = 0) -> list[Game]:
     """Pair whoever can be paired in one pool now; returns the games created."""
     at = now()
     made: list[Game] = []
     with transaction.atomic():
         pool = (
-            Seek.objects.filter(game=game, minutes=minutes, increment=increment)
+            Seek.objects.filter(game=game, minutes=minutes, increment=increment, days_per_move=days_per_move)
             .order_by("created_at", "pk")
             .select_related("user")
         )
@@ -140,8 +177,16 @@ def _partners(first: Seek, later: list[Seek], *, at: datetime) -> Iterator[Seek]
 
 def sweep() -> int:
     """Pair every pool with two or more seekers (their ranges have widened since); returns games made."""
-    pools = Seek.objects.values_list("game", "minutes", "increment").order_by().annotate(n=Count("pk"))
-    return sum(len(pair_pool(game, minutes, increment)) for game, minutes, increment, n in pools if n >= 2)
+    pools = (
+        Seek.objects.values_list("game", "minutes", "increment", "days_per_move")
+        .order_by()
+        .annotate(n=Count("pk"))
+    )
+    return sum(
+        len(pair_pool(game, minutes, increment, days_per_move=days))
+        for game, minutes, increment, days, n in pools
+        if n >= 2
+    )
 
 
 def _start_pair(first: Seek, second: Seek) -> Game:
@@ -157,12 +202,15 @@ def _start_pair(first: Seek, second: Seek) -> Game:
             minutes=first.minutes,
             increment=first.increment,
             casual=first.casual or second.casual,
+            days_per_move=first.days_per_move,
         )
-        game_id, users = new.pk, (first.user_id, second.user_id)
+        game_id, days = new.pk, new.days_per_move
+        # Each player's notice names the other (a correspondence seeker may be on any page, or none).
+        told = [(first.user_id, second.user.username), (second.user_id, first.user.username)]
 
         def tell_both() -> None:
-            for user_id in users:
-                events.send_paired(user_id, game_id)
+            for user_id, opponent in told:
+                events.send_paired(user_id, game_id, days_per_move=days, opponent=opponent)
 
         transaction.on_commit(tell_both)
     return new

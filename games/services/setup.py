@@ -51,6 +51,13 @@ def _validate_days_per_move(days: int) -> int:
     return days
 
 
+def _people_clock(minutes: int, increment: int, days_per_move: int) -> tuple[int, int]:
+    """The clock of a game between people as stored: ``days_per_move`` days a move, else a live clock."""
+    if days_per_move:
+        return _validate_days_per_move(days_per_move) * DAY_SECONDS, 0
+    return _validate_time_control(minutes, increment, computer=False)
+
+
 def _seat(game: Game, side: int, identity: Identity) -> None:
     if identity.user is not None:
         game.seat_user(side, identity.user)
@@ -153,10 +160,7 @@ def create_human_game(
         if not may_invite(sender=identity.user, recipient=invited_user):
             # Neutral on purpose: do not reveal whether it was a block or a setting.
             raise GameError(Code.INVITATION_REFUSED, _("This player is not accepting your invitations."))
-    if days_per_move:
-        base, extra = days_per_move * DAY_SECONDS, 0
-    else:
-        base, extra = _validate_time_control(minutes, increment, computer=False)
+    base, extra = _people_clock(minutes, increment, days_per_move)
     side = random.randrange(2) if side is None else side
     with transaction.atomic():
         new = Game(
@@ -178,20 +182,32 @@ def create_human_game(
 
 
 def create_paired_game(
-    *, game: str, users: tuple, minutes: int, increment: int = 0, casual: bool = False
+    *,
+    game: str,
+    users: tuple,
+    minutes: int,
+    increment: int = 0,
+    casual: bool = False,
+    days_per_move: int = 0,
 ) -> Game:
     """A game between two registered players, started at once (``users[0]`` moves first); rated unless casual.
 
     For whoever pairs players (quick pairing, tournaments): inside the caller's
     transaction, so the game exists only if the caller's own rows commit with it.
-    Nothing is announced: neither player has the game's socket open yet.
+    Nothing is announced on the game's socket: neither player has it open yet.
+    ``days_per_move`` makes it a correspondence game, clocked as a correspondence
+    challenge is; its first mover then hears "your turn" as when a challenge
+    starts, since they may be on no page at all.
     """
     first, second = users
+    # The live clock is the caller's pool's or tournament's, checked there; days per move are checked here.
+    base, extra = _people_clock(0, 0, days_per_move) if days_per_move else (minutes * 60, increment)
     new = Game(
         game=game,
         kind=Game.Kind.LOBBY,
-        time_control=minutes * 60,
-        increment=increment,
+        time_control=base,
+        increment=extra,
+        days_per_move=days_per_move,
         casual=casual,
         created_by=first,
     )
@@ -199,6 +215,8 @@ def create_paired_game(
     new.seat_user(1, second)
     _start(new)
     _save_new(new)
+    if days_per_move:
+        queue.follow_up(new)
     return new
 
 

@@ -7,7 +7,7 @@ starts (ratings/apps.py). Until then, and on a site without it, everyone is 1500
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from django.db.models import QuerySet
@@ -15,12 +15,17 @@ if TYPE_CHECKING:
     from games.models import Game
 
 
-def _provisional_rating(user: object, game: str) -> int:
+class RatingOf(Protocol):
+    def __call__(self, user: object, game: str, *, correspondence: bool = False) -> int: ...
+
+
+def _provisional_rating(user: object, game: str, *, correspondence: bool = False) -> int:
     return 1500
 
 
-# A player's rating in a game (ratings.selectors.rating_value once the ratings app is ready).
-rating_of: Callable[[object, str], int] = _provisional_rating
+# A player's rating in a game, live or correspondence (ratings.selectors.rating_value once the
+# ratings app is ready).
+rating_of: RatingOf = _provisional_rating
 
 
 def _new_player(user: object, game: str, *, correspondence: bool = False) -> tuple[int, bool]:

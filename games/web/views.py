@@ -68,6 +68,8 @@ def _render_home(request, form: NewGameForm, *, status: int = 200):
             "your_move": your_move(identity.user) if identity.user is not None else [],
             "form_refused": status != 200,
             "quick_pools": _quick_pools(),
+            "correspondence_pools": _correspondence_pools(),
+            "waiting_seek": _waiting_correspondence(identity.user),
         },
         status=status,
     )
@@ -81,6 +83,20 @@ def _quick_pools() -> list[dict]:
         {"minutes": minutes, "increment": increment, "label": time_control_label(minutes * 60, increment)}
         for minutes, increment in QUICK_POOLS
     ]
+
+
+def _correspondence_pools() -> list[dict]:
+    """The quick correspondence buttons of each game: days per move, labelled "3 days"."""
+    from games.services.pairing import CORRESPONDENCE_POOLS
+
+    return [{"days": days, "label": time_control_label(0, 0, days)} for days in CORRESPONDENCE_POOLS]
+
+
+def _waiting_correspondence(user):
+    """The player's correspondence seek, shown when they come back: it outlives the page that made it."""
+    from games.services.pairing import waiting_correspondence
+
+    return waiting_correspondence(user)
 
 
 def _default_level(request) -> str:
@@ -222,10 +238,12 @@ def quick_seek(request):
     from games.services import pairing
 
     try:
-        minutes = int(request.POST.get("minutes", ""))
-        increment = int(request.POST.get("increment", "0"))
+        days = int(request.POST.get("days_per_move") or "0")
+        # A correspondence button sends days per move and no clock.
+        minutes = int(request.POST.get("minutes") or ("0" if days else ""))
+        increment = int(request.POST.get("increment") or "0")
     except ValueError:
-        minutes, increment = -1, -1
+        days, minutes, increment = -1, -1, -1
     casual = request.POST.get("casual", "") in ("1", "true", "on")
     identity = identity_from_request(request, create_guest=False)
     try:
@@ -235,6 +253,7 @@ def quick_seek(request):
             minutes=minutes,
             increment=increment,
             casual=casual,
+            days_per_move=days,
         )
     except services.GameError as exc:
         return JsonResponse({"error": exc.code, "message": exc.message}, status=400)

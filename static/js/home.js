@@ -3,7 +3,7 @@
 // notification socket (/ws/notify/), refetching /lobby.json on every change.
 
 import { backoffDelay } from "./play/client.js";
-import { format, gettext } from "./i18n.js";
+import { format, gettext, ngettext } from "./i18n.js";
 
 const form = document.getElementById("new-game-form");
 const home = document.querySelector("[data-home]");
@@ -292,9 +292,17 @@ if (home && window.siteNotifySocket) {
 }
 
 // --- "Quick game": wait in a pool until the server pairs us ("paired" over /ws/notify/) ---
+// A live seek lasts as long as the page; a correspondence seek (days per move) is kept by
+// the server until it is paired or cancelled, and the page that comes back shows it.
 
 const quick = document.querySelector("[data-quick]");
-let seeking = null; // the button's { game, minutes } while waiting
+let seeking = null; // the button's { game, minutes, increment, days, casual } while waiting
+if (quick && quick.dataset.waitingGame) {
+  seeking = {
+    game: quick.dataset.waitingGame, minutes: "0", increment: "0",
+    days: quick.dataset.waitingDays, casual: "waitingCasual" in quick.dataset,
+  };
+}
 
 async function post(url, fields) {
   const body = new FormData();
@@ -309,19 +317,37 @@ function showSeeking(text) {
   quick.querySelector("#quick-waiting-text").textContent = text || "";
   for (const button of quick.querySelectorAll("[data-quick-game]")) {
     const chosen = seeking && button.dataset.quickGame === seeking.game
-      && button.dataset.quickMinutes === seeking.minutes && button.dataset.quickIncrement === seeking.increment;
+      && button.dataset.quickMinutes === seeking.minutes && button.dataset.quickIncrement === seeking.increment
+      && (button.dataset.quickDays || "0") === seeking.days;
     button.setAttribute("aria-pressed", String(Boolean(chosen)));
   }
 }
 
+function waitingText(choice) {
+  const name = gameNames()[choice.game] || choice.game;
+  if (choice.days !== "0") {
+    // The same words as the home page's when the player comes back (games/_quick_games.html).
+    const days = Number(choice.days);
+    const parts = [format(ngettext(
+      "Waiting for a correspondence game: %(name)s, %(days)s day per move.",
+      "Waiting for a correspondence game: %(name)s, %(days)s days per move.", days), { name, days })];
+    if (choice.casual) parts.push(gettext("Casual, no rating change."));
+    parts.push(gettext("It stays open when you leave this page."));
+    return parts.join(" ");
+  }
+  const clock = `${choice.minutes}+${choice.increment}`;
+  return format(choice.casual
+    ? gettext("Waiting for an opponent: %(name)s, %(clock)s, casual…")
+    : gettext("Waiting for an opponent: %(name)s, %(clock)s…"), { name, clock });
+}
+
 async function seek(choice) {
   seeking = choice;
-  const name = gameNames()[choice.game] || choice.game;
-  const clock = `${choice.minutes}+${choice.increment}`;
-  showSeeking(format(choice.casual
-    ? gettext("Waiting for an opponent: %(name)s, %(clock)s, casual…")
-    : gettext("Waiting for an opponent: %(name)s, %(clock)s…"), { name, clock }));
-  const answer = await post(quick.dataset.seekUrl, { ...choice, casual: choice.casual ? "1" : "" });
+  showSeeking(waitingText(choice));
+  const answer = await post(quick.dataset.seekUrl, {
+    game: choice.game, minutes: choice.minutes, increment: choice.increment,
+    days_per_move: choice.days, casual: choice.casual ? "1" : "",
+  });
   if (answer.status === "paired") window.location.assign(answer.url);
   else if (answer.error) {
     seeking = null;
@@ -337,6 +363,7 @@ if (quick) {
       game: button.dataset.quickGame,
       minutes: button.dataset.quickMinutes,
       increment: button.dataset.quickIncrement,
+      days: button.dataset.quickDays || "0",
       casual: casual.checked,
     }));
   }
@@ -348,6 +375,7 @@ if (quick) {
   document.addEventListener("site:notify", (event) => {
     if (event.detail?.type === "paired" && seeking) window.location.assign(event.detail.url);
   });
-  // The server drops a seek when the page's socket closes; after a reconnect, seek again.
-  document.addEventListener("site:notify-open", () => { if (seeking) seek(seeking); });
+  // The server drops a live seek when the page's socket closes; after a reconnect, seek again.
+  // A correspondence seek is still there (seeking again would only restart its wait).
+  document.addEventListener("site:notify-open", () => { if (seeking && seeking.days === "0") seek(seeking); });
 }

@@ -142,7 +142,7 @@
     }
     if (location.pathname === item.url) return;
     var box = toastBox();
-    var old = box.querySelector('[data-your-turn="' + item.game_id + '"]');
+    var old = box.querySelector('[data-your-turn="' + item.game_id + '"], [data-paired="' + item.game_id + '"]');
     if (old) old.remove();
     var toast = document.createElement("div");
     toast.className = "toast";
@@ -151,6 +151,28 @@
     var go = document.createElement("a");
     go.href = item.url;
     go.textContent = fill(gettext("Your move against %(who)s"), { who: item.opponent });
+    text.appendChild(go);
+    var later = button("×", "toast-close");
+    later.setAttribute("aria-label", gettext("Dismiss"));
+    later.addEventListener("click", function () { toast.remove(); });
+    toast.append(later, text);
+    box.appendChild(toast);
+  }
+
+  // A correspondence seek was paired while the player was on another page (or on none: the
+  // "Your move" list tells them then): a toast links to the new game. The home page goes there itself.
+  function correspondencePaired(item) {
+    if (onHome || !(item.days_per_move > 0) || location.pathname === item.url) return;
+    var box = toastBox();
+    // The first mover's "Your move" toast says it already (it may come first or second).
+    if (box.querySelector('[data-paired="' + item.game_id + '"], [data-your-turn="' + item.game_id + '"]')) return;
+    var toast = document.createElement("div");
+    toast.className = "toast";
+    toast.setAttribute("data-paired", String(item.game_id));
+    var text = document.createElement("p");
+    var go = document.createElement("a");
+    go.href = item.url;
+    go.textContent = fill(gettext("Your correspondence game against %(who)s has started"), { who: item.opponent });
     text.appendChild(go);
     var later = button("×", "toast-close");
     later.setAttribute("aria-label", gettext("Dismiss"));
@@ -212,6 +234,7 @@
       if (data.type === "invitation") showInvitations();
       if (data.type === "lobby") lobbyChanged();
       if (data.type === "your_turn") yourTurn(data);
+      if (data.type === "paired") correspondencePaired(data);
       // A tournament paired us again: from the page of the game that just ended, go to the next one
       // (the tournament's own page follows it itself, tournament.js).
       if (data.type === "tournament_game" && /^\/play\/\d+\/$/.test(location.pathname) &&

@@ -195,8 +195,47 @@ def test_pressing_a_quick_button_with_increment_and_casual_pairs_into_that_game(
     assert (game.time_control_label, game.casual) == ("5+3", True)
 
 
+def test_the_panel_offers_correspondence_buttons_of_1_3_and_7_days_for_each_game(user_factory):
+    html = logged_in(user_factory("alice")).get("/").content.decode()
+    assert ">Correspondence</h3>" in html
+    for days, label in ((1, "1 day"), (3, "3 days"), (7, "7 days")):
+        assert (
+            f'data-quick-game="reversi" data-quick-minutes="0" data-quick-increment="0" data-quick-days="{days}"'
+            in html
+        )
+        assert f'data-quick-days="{days}">{label}<' in html
+    assert 'data-quick-days="14"' not in html
+
+
+def test_a_correspondence_press_waits_and_the_home_page_shows_it_when_the_player_comes_back(user_factory):
+    alice, bob = user_factory("alice"), user_factory("bob")
+    waiting = logged_in(alice).post("/quick/seek/", {"game": "reversi", "days_per_move": 3})
+    assert waiting.json() == {"status": "waiting"}
+    assert (Seek.objects.get().days_per_move, Seek.objects.get().minutes) == (3, 0)
+    # She left and comes back later: the page says what she is waiting for, with its button pressed.
+    home = logged_in(alice).get("/").content.decode()
+    assert 'data-waiting-game="reversi" data-waiting-days="3"' in home
+    assert "Waiting for a correspondence game: Reversi, 3 days per move." in home
+    assert 'data-quick-days="3" aria-pressed="true">3 days<' in home
+    assert '<p id="quick-waiting" role="status">' in home  # shown, not hidden
+    # Bob's page shows nothing of hers; his press of the same button pairs them.
+    assert "data-waiting-game" not in logged_in(bob).get("/").content.decode()
+    paired = logged_in(bob).post("/quick/seek/", {"game": "reversi", "days_per_move": 3})
+    game = Game.objects.get()
+    assert paired.json() == {"status": "paired", "url": f"/play/{game.pk}/"}
+    assert (game.time_control_label, game.days_per_move) == ("3 days", 3)
+    assert "data-waiting-game" not in logged_in(alice).get("/").content.decode()
+
+
 @pytest.mark.parametrize(
-    "fields", [{"minutes": 5, "increment": "x"}, {"minutes": 5, "increment": 1}, {"minutes": 3}]
+    "fields",
+    [
+        {"minutes": 5, "increment": "x"},
+        {"minutes": 5, "increment": 1},
+        {"minutes": 3},
+        {"days_per_move": 14},
+        {"days_per_move": "x"},
+    ],
 )
 def test_a_quick_button_that_is_not_offered_is_refused_and_nothing_waits(user_factory, fields):
     response = logged_in(user_factory("alice")).post("/quick/seek/", {"game": "reversi", **fields})

@@ -1,4 +1,7 @@
-"""Quick pairing: seekers in a pool paired by rating, ranges widening, blocks obeyed, never twice."""
+"""Quick pairing: seekers in a pool paired by rating, ranges widening, blocks obeyed, never twice.
+
+Live pools (a clock) and correspondence pools (days per move) alike.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +10,10 @@ from datetime import timedelta
 import pytest
 
 from accounts.services.blocks import block
+from accounts.signals import notify_socket_closed
 from games import services
-from games.models import Game, Seek
+from games.live import events
+from games.models import DAY_SECONDS, Game, Seek
 from games.services import pairing
 from games.store import ratings as lent_ratings
 from tests.people import me
@@ -20,7 +25,9 @@ pytestmark = pytest.mark.django_db
 def ratings(monkeypatch):
     """The players' ratings, as the ratings app would give them."""
     table: dict[str, int] = {}
-    monkeypatch.setattr(lent_ratings, "rating_of", lambda user, game: table.get(user.username, 1500))
+    monkeypatch.setattr(
+        lent_ratings, "rating_of", lambda user, game, correspondence=False: table.get(user.username, 1500)
+    )
     return table
 
 
@@ -154,3 +161,125 @@ def test_a_seeker_meets_someone_who_asked_the_same_before_someone_who_did_not(us
     game = Game.objects.get()
     assert {game.user0, game.user1} == {bob, erin} and not game.casual
     assert list(Seek.objects.values_list("user__username", "casual")) == [("carol", True)]
+
+
+# --- correspondence pools ---------------------------------------------------------------
+
+
+def test_two_players_pressing_three_days_get_a_correspondence_game_like_a_challenge_s(
+    user_factory, ratings, monkeypatch, django_capture_on_commit_callbacks
+):
+    paired, turns = [], []
+    monkeypatch.setattr(
+        events, "send_paired", lambda user_id, game_id, **notice: paired.append((user_id, notice))
+    )
+    monkeypatch.setattr(events, "send_your_turn", lambda user_id, game_id: turns.append((user_id, game_id)))
+    alice, bob = user_factory("alice"), user_factory("bob")
+    assert pairing.seek(identity=me(alice), game="reversi", days_per_move=3) is None
+    assert Seek.objects.get().time_control_label == "3 days"
+    with django_capture_on_commit_callbacks(execute=True):
+        game = pairing.seek(identity=me(bob), game="reversi", days_per_move=3)
+    assert game is not None and game.status == Game.Status.ACTIVE
+    assert (game.user0, game.user1, game.kind) == (alice, bob, Game.Kind.LOBBY)
+    # No live clock: each move may take three days, as in a correspondence challenge.
+    assert (game.days_per_move, game.time_control, game.increment) == (3, 3 * DAY_SECONDS, 0)
+    assert game.time_control_label == "3 days" and game.correspondence
+    assert game.deadline() == game.turn_started_at + timedelta(days=3)
+    assert not game.casual and not Seek.objects.exists()
+    # Alice moves first and hears it on any page; both hear where the game is, and against whom.
+    assert turns == [(alice.pk, game.pk)]
+    assert paired == [
+        (alice.pk, {"days_per_move": 3, "opponent": "bob"}),
+        (bob.pk, {"days_per_move": 3, "opponent": "alice"}),
+    ]
+
+
+def test_other_days_or_a_live_clock_are_other_pools(user_factory, ratings):
+    alice, bob, carol = user_factory("alice"), user_factory("bob"), user_factory("carol")
+    pairing.seek(identity=me(alice), game="ataxx", days_per_move=1)
+    assert pairing.seek(identity=me(bob), game="ataxx", days_per_move=7) is None
+    assert pairing.seek(identity=me(carol), game="ataxx", minutes=1) is None
+    assert pairing.sweep() == 0
+    assert sorted(Seek.objects.values_list("days_per_move", flat=True)) == [0, 1, 7]
+    assert not Game.objects.exists()
+
+
+def test_correspondence_seekers_are_paired_by_their_correspondence_rating(user_factory):
+    from ratings.models import Rating
+
+    alice, bob, carol = user_factory("alice"), user_factory("bob"), user_factory("carol")
+    # Alice is 1500 live, 1900 by correspondence; Bob is 1500 in both.
+    Rating.objects.create(user=alice, game="reversi", value=1900, correspondence=True)
+    pairing.seek(identity=me(alice), game="reversi", days_per_move=7)
+    assert Seek.objects.get(user=alice).rating == 1900
+    assert pairing.seek(identity=me(bob), game="reversi", days_per_move=7) is None  # 400 below
+    Rating.objects.create(user=carol, game="reversi", value=1820, correspondence=True)
+    Rating.objects.create(user=carol, game="reversi", value=1200)  # her live rating does not count here
+    game = pairing.seek(identity=me(carol), game="reversi", days_per_move=7)
+    assert game is not None and {game.user0, game.user1} == {alice, carol}
+    assert game.days_per_move == 7
+
+
+def test_correspondence_ranges_widen_with_the_wait_as_live_ones_do(user_factory, ratings):
+    alice, bob = user_factory("alice"), user_factory("bob")
+    ratings.update(alice=1500, bob=1720)
+    pairing.seek(identity=me(alice), game="ultimate_ttt", days_per_move=1)
+    assert pairing.seek(identity=me(bob), game="ultimate_ttt", days_per_move=1) is None
+    assert pairing.sweep() == 0
+    Seek.objects.update(created_at=pairing.now() - timedelta(seconds=10))
+    assert pairing.sweep() == 1
+    assert Game.objects.get().days_per_move == 1
+
+
+def test_correspondence_seekers_who_blocked_each_other_are_never_paired(user_factory, ratings):
+    alice, bob, carol = user_factory("alice"), user_factory("bob"), user_factory("carol")
+    block(by=alice, user=bob)
+    pairing.seek(identity=me(alice), game="reversi", days_per_move=3)
+    assert pairing.seek(identity=me(bob), game="reversi", days_per_move=3) is None
+    Seek.objects.update(created_at=pairing.now() - timedelta(days=2))  # waiting for days changes nothing
+    assert pairing.sweep() == 0
+    game = pairing.seek(identity=me(carol), game="reversi", days_per_move=3)
+    assert game is not None and {game.user0, game.user1} == {alice, carol}
+    assert list(Seek.objects.values_list("user__username", flat=True)) == ["bob"]
+
+
+def test_a_casual_correspondence_seeker_makes_the_game_casual(user_factory, ratings):
+    alice, bob = user_factory("alice"), user_factory("bob")
+    pairing.seek(identity=me(alice), game="four_tac_toe", days_per_move=1, casual=True)
+    game = pairing.seek(identity=me(bob), game="four_tac_toe", days_per_move=1)
+    assert game is not None and game.casual and game.days_per_move == 1
+
+
+def test_a_correspondence_seek_outlives_the_seeker_s_page_a_live_one_does_not(user_factory, ratings):
+    alice, bob = user_factory("alice"), user_factory("bob")
+    pairing.seek(identity=me(alice), game="reversi", days_per_move=3)
+    pairing.seek(identity=me(bob), game="reversi", minutes=5, increment=3)
+    for player in (alice, bob):
+        notify_socket_closed.send(sender=None, user_id=player.pk)  # both closed the site
+    assert list(Seek.objects.values_list("user__username", flat=True)) == ["alice"]
+    assert pairing.waiting_correspondence(alice) == Seek.objects.get()
+    assert pairing.waiting_correspondence(bob) is None
+    # A day later someone presses the same button: she is paired though no page of hers is open.
+    Seek.objects.update(created_at=pairing.now() - timedelta(days=1))
+    game = pairing.seek(identity=me(bob), game="reversi", days_per_move=3)
+    assert game is not None and (game.user0, game.user1) == (alice, bob)
+
+
+def test_one_seek_per_player_of_either_kind_the_last_press_wins(user_factory, ratings):
+    alice = user_factory("alice")
+    pairing.seek(identity=me(alice), game="reversi", days_per_move=3)
+    pairing.seek(identity=me(alice), game="ataxx", minutes=3, increment=2)
+    assert list(Seek.objects.values_list("game", "days_per_move")) == [("ataxx", 0)]
+    pairing.seek(identity=me(alice), game="reversi", days_per_move=7)
+    assert list(Seek.objects.values_list("game", "days_per_move", "minutes")) == [("reversi", 7, 0)]
+    assert pairing.cancel_seek(user_id=alice.pk) is True
+    assert not Seek.objects.exists()
+
+
+@pytest.mark.parametrize("days", [2, 5, 14, -1])
+def test_days_without_a_button_are_refused_and_nothing_waits(user_factory, ratings, days):
+    alice = user_factory("alice")
+    with pytest.raises(services.GameError) as refused:
+        pairing.seek(identity=me(alice), game="reversi", days_per_move=days)
+    assert refused.value.code == "bad_time"
+    assert not Seek.objects.exists()
