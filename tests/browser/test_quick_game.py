@@ -1,4 +1,7 @@
-"""Quick game: two registered players press the same button on the home page and land in the same game."""
+"""Quick game: two registered players press the same button on the home page and land in the same game.
+
+Live pools and correspondence pools (days per move; that seek waits while the player is away).
+"""
 
 from __future__ import annotations
 
@@ -73,3 +76,37 @@ def test_stop_waiting_means_nobody_is_paired_with_you(new_context, login_session
     expect(bob.locator("#quick-waiting")).to_be_visible()
     bob.wait_for_timeout(1000)
     assert "/play/" not in bob.url and "/play/" not in alice.url
+
+
+def test_a_correspondence_seek_waits_while_alice_is_away_and_both_land_in_the_three_day_game(
+    new_context, login_session, user_factory
+):
+    alice_user, bob_user = user_factory("alice"), user_factory("bob")
+    alice = new_context(session_cookie=login_session(alice_user)).new_page()
+    bob = new_context(session_cookie=login_session(bob_user)).new_page()
+    alice.goto("/")
+    button = '[data-quick-game="reversi"][data-quick-days="3"]'
+    expect(alice.locator(button)).to_have_text("3 days")
+    alice.click(button)
+    expect(alice.locator("#quick-waiting-text")).to_contain_text(
+        "Waiting for a correspondence game: Reversi, 3 days per move."
+    )
+    expect(alice.locator(button)).to_have_attribute("aria-pressed", "true")
+    # She leaves for her settings, then comes back: still waiting, and the page says so.
+    alice.goto("/settings/")
+    alice.wait_for_timeout(500)  # her home page's socket has closed by now: a live seek would be gone
+    alice.goto("/")
+    expect(alice.locator("#quick-waiting")).to_be_visible()
+    expect(alice.locator("#quick-waiting-text")).to_contain_text("Reversi, 3 days per move")
+    expect(alice.locator(button)).to_have_attribute("aria-pressed", "true")
+    bob.goto("/")
+    expect(bob.locator("#quick-waiting")).to_be_hidden()
+    bob.click(button)
+    for page in (alice, bob):
+        page.wait_for_url("**/play/*/")
+        page.wait_for_function(READY)
+        expect(page.locator(".play-title .time-control")).to_have_text("3 days")
+    assert alice.url == bob.url
+    assert alice.evaluate("window.__game.you") == 0  # she waited longer: she moves first
+    expect(alice.locator("#deadline")).to_contain_text("Your move, by")
+    expect(bob.locator("#deadline")).to_contain_text("alice must move by")
