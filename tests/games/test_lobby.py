@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.test import Client
 
@@ -225,6 +227,22 @@ def test_a_correspondence_press_waits_and_the_home_page_shows_it_when_the_player
     assert paired.json() == {"status": "paired", "url": f"/play/{game.pk}/"}
     assert (game.time_control_label, game.days_per_move) == ("3 days", 3)
     assert "data-waiting-game" not in logged_in(alice).get("/").content.decode()
+
+
+def test_a_greek_player_reads_her_waiting_correspondence_seek_in_greek_on_the_page_and_in_script(
+    user_factory,
+):
+    alice = user_factory("alice")
+    client = logged_in(alice)
+    client.post("/i18n/setlang/", {"language": "el", "next": "/"})
+    client.post("/quick/seek/", {"game": "reversi", "days_per_move": 1, "casual": "1"})
+    home = client.get("/").content.decode()
+    assert "Αναμονή για παιχνίδι δι' αλληλογραφίας:" in home and "1 ημέρα ανά κίνηση." in home
+    assert "Φιλικό, χωρίς αλλαγή βαθμολογίας." in home and "Μένει ανοιχτή" in home
+    catalogue = client.get("/jsi18n/").content.decode()
+    # The script's strings (home.js, notify.js) are in the Greek catalogue, translated.
+    for greek in ("%(days)s ημέρες ανά κίνηση.", "Μένει ανοιχτή", "εναντίον του/της %(who)s ξεκίνησε"):
+        assert json.dumps(greek)[1:-1] in catalogue or greek in catalogue
 
 
 @pytest.mark.parametrize(
