@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import screenshot
 from tests.browser.pages import READY
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -99,6 +100,7 @@ def test_a_correspondence_seek_waits_while_alice_is_away_and_both_land_in_the_th
     expect(alice.locator("#quick-waiting")).to_be_visible()
     expect(alice.locator("#quick-waiting-text")).to_contain_text("Reversi, 3 days per move")
     expect(alice.locator(button)).to_have_attribute("aria-pressed", "true")
+    screenshot(alice, "quick-correspondence-waiting")
     bob.goto("/")
     expect(bob.locator("#quick-waiting")).to_be_hidden()
     bob.click(button)
