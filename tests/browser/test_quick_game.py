@@ -5,11 +5,15 @@ Live pools and correspondence pools (days per move; that seek waits while the pl
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from playwright.sync_api import expect
 
+from games.models import Game, Seek
+from games.services import pairing
 from tests.browser.conftest import screenshot
-from tests.browser.pages import READY
+from tests.browser.pages import READY, in_thread
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -111,4 +115,38 @@ def test_a_correspondence_seek_waits_while_alice_is_away_and_both_land_in_the_th
     assert alice.url == bob.url
     assert alice.evaluate("window.__game.you") == 0  # she waited longer: she moves first
     expect(alice.locator("#deadline")).to_contain_text("Your move, by")
+    expect(bob.locator("#deadline")).to_contain_text("alice must move by")
+
+
+def test_paired_by_the_sweep_while_both_read_other_pages_each_gets_a_notice_linking_to_the_game(
+    new_context, login_session, user_factory
+):
+    from ratings.models import Rating
+
+    alice_user, bob_user = user_factory("alice"), user_factory("bob")
+    in_thread(Rating.objects.create, user=bob_user, game="ataxx", value=1800, correspondence=True)
+    alice = new_context(session_cookie=login_session(alice_user)).new_page()
+    bob = new_context(session_cookie=login_session(bob_user)).new_page()
+    button = '[data-quick-game="ataxx"][data-quick-days="7"]'
+    for page in (alice, bob):
+        page.goto("/")
+        page.click(button)
+        expect(page.locator("#quick-waiting-text")).to_contain_text("Ataxx, 7 days per move")
+    # 300 apart: too far for now. Both go and read their settings.
+    for page in (alice, bob):
+        page.goto("/settings/")
+    assert in_thread(lambda: Seek.objects.filter(days_per_move=7).count()) == 2
+    # A minute later the ranges have widened; the sweep pairs them.
+    in_thread(lambda: Seek.objects.update(created_at=pairing.now() - timedelta(minutes=1)))
+    in_thread(pairing.sweep)
+    game = in_thread(lambda: Game.objects.get(days_per_move=7))
+    # Alice waited longer: she moves first, and her notice says so. Bob's says the game has started.
+    expect(alice.locator(f'[data-your-turn="{game.pk}"] a')).to_have_text("Your move against bob")
+    started = bob.locator(f'[data-paired="{game.pk}"] a')
+    expect(started).to_have_text("Your correspondence game against alice has started")
+    expect(alice.locator(f'[data-paired="{game.pk}"]')).to_have_count(0)  # one notice for one game
+    started.click()
+    bob.wait_for_url(f"**/play/{game.pk}/")
+    bob.wait_for_function(READY)
+    expect(bob.locator(".play-title .time-control")).to_have_text("7 days")
     expect(bob.locator("#deadline")).to_contain_text("alice must move by")
