@@ -17,10 +17,11 @@ Guests cannot seek (a guest has no rating to pair by).
 
 The live pools are the Fischer presets (1+0, 3+2, 5+3, 10+5, 15+10), like
 lichess's; the correspondence pools are 1, 3 and 7 days per move (lichess's
-quick correspondence buttons are not a fixed set; these are the short, the
-usual and the relaxed pace of its lobby). A correspondence pair gets a
-correspondence game, as a correspondence challenge does, and is paired by the
-players' correspondence ratings, with the same ranges. A player has one seek,
+pool buttons are live only, its correspondence seeks choose their days: these
+three are a brisk, a middling and a relaxed pace, and 2, 5 and 14 days stay
+for challenges, lest seekers spread over six pools). A correspondence pair is
+paired by the players' correspondence ratings, with the same ranges, and gets
+a correspondence game, as a correspondence challenge does. A player has one seek,
 live or correspondence: a press replaces it. A live seek goes when the
 seeker's page closes (games/receivers.py); a correspondence seek waits until
 it is paired or cancelled, and the seeker hears of its game later (the
