@@ -383,15 +383,7 @@ def _pool_blocks(player, *, correspondence: bool) -> list[ProfileRating]:
 
 def rating_value(user: object, game: str, *, correspondence: bool = False) -> int:
     """``user``'s rating in ``game`` as shown, live or correspondence (1500 before their first rated game there)."""
-    user_id = getattr(user, "pk", None)
-    value = None
-    if isinstance(user_id, int):
-        value = (
-            Rating.objects.filter(user_id=user_id, game=game, correspondence=correspondence)
-            .values_list("value", flat=True)
-            .first()
-        )
-    return shown(INITIAL_RATING if value is None else value)
+    return standing(user, game, correspondence=correspondence)[0]
 
 
 def standing(user: object, game: str, *, correspondence: bool = False) -> tuple[int, bool]:
