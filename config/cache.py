@@ -31,6 +31,14 @@ _lock = threading.Lock()
 
 # One asyncio client per event loop and server (daphne has one loop; tests make many).
 _async_clients: dict[tuple[asyncio.AbstractEventLoop, str], Any] = {}
+# Connections one loop's client may open at once. redis-py 8 made its asyncio pool's
+# default 100 and fails every call past it ("Too many connections"), where 5 and 6
+# opened as many as the callers needed: 4,000 sockets opening at once (a restart's
+# reconnect storm) have more calls in flight than that, and 1,684 of them failed in
+# bench/ws_load.py, closing their sockets. Waiting for a free connection instead
+# (a blocking pool) was worse: the waits outlast the handshakes. Redis itself
+# accepts 10,000 clients.
+ASYNC_REDIS_CONNECTIONS = 2000
 
 
 def async_redis(url: str) -> Any:
@@ -40,7 +48,9 @@ def async_redis(url: str) -> Any:
     if client is None:
         import redis.asyncio
 
-        client = _async_clients[key] = redis.asyncio.Redis.from_url(url)
+        client = _async_clients[key] = redis.asyncio.Redis.from_url(
+            url, max_connections=ASYNC_REDIS_CONNECTIONS
+        )
     return client
 
 
