@@ -17,7 +17,7 @@ from django.db import OperationalError
 
 from games import services
 from games.models import Game
-from games.services import analysis, analysis_board
+from games.services import analysis, analysis_board, queue
 
 
 class _TaskOptions(TypedDict):  # typed, so that shared_task(**RELIABLE) matches celery-types' overloads
@@ -48,9 +48,12 @@ def computer_move(game_id: int, ply: int) -> None:
 @shared_task(**RELIABLE)
 def flag(game_id: int, ply: int) -> None:
     # Queued for the clock of the mover at ``ply``; once a move was made, that
-    # clock stopped, and the new mover's clock has its own task or the sweep.
+    # clock stopped, and this task stands for the clock running now, unless the
+    # sweep is the one to flag it (queue.arm_flag).
     if Game.objects.filter(pk=game_id, ply=ply).exists():
         services.flag(game_id)
+    else:
+        queue.rearm_flag(game_id)
 
 
 @shared_task(name="games.attend_overdue", acks_late=True)
