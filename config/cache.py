@@ -31,12 +31,6 @@ _lock = threading.Lock()
 
 # One asyncio client per event loop and server (daphne has one loop; tests make many).
 _async_clients: dict[tuple[asyncio.AbstractEventLoop, str], Any] = {}
-# Connections of one loop's client. More callers at once wait for one (up to
-# ASYNC_REDIS_WAIT seconds): redis-py's default pool instead fails every call past
-# its 100th ("Too many connections"), and 500 sockets opening at once lost their
-# session reads and presence renewals to it.
-ASYNC_REDIS_CONNECTIONS = 100
-ASYNC_REDIS_WAIT = 5.0
 
 
 def async_redis(url: str) -> Any:
@@ -46,10 +40,7 @@ def async_redis(url: str) -> Any:
     if client is None:
         import redis.asyncio
 
-        pool = redis.asyncio.BlockingConnectionPool.from_url(
-            url, max_connections=ASYNC_REDIS_CONNECTIONS, timeout=ASYNC_REDIS_WAIT
-        )
-        client = _async_clients[key] = redis.asyncio.Redis(connection_pool=pool)
+        client = _async_clients[key] = redis.asyncio.Redis.from_url(url)
     return client
 
 
