@@ -23,6 +23,9 @@ from games.models import Game
 # left; longer clocks are flagged by the obligations sweep, so most moves
 # publish nothing to the broker.
 FLAG_HORIZON = timedelta(seconds=75)
+# A pending flag task this much later than a new clock's end still stands for it:
+# both ends are reckoned from moments a few milliseconds apart (see ``arm_flag``).
+FLAG_SLACK_SECONDS = 0.25
 
 
 def _task(name: str):
@@ -73,15 +76,20 @@ def arm_flag(game_id: int, ply: int, countdown: float) -> bool:
     """
     due = time.time() + countdown
     pending = cache.get(_flag_key(game_id))
-    if pending is not None and time.time() < pending <= due:
+    if pending is not None and time.time() < pending <= due + FLAG_SLACK_SECONDS:
         return False
     cache.set(_flag_key(game_id), due, timeout=int(countdown) + 60)
     _task("games.tasks.flag").apply_async((game_id, ply), countdown=countdown)
     return True
 
 
-def rearm_flag(game_id: int) -> bool:
-    """A flag task found its game moved on: queue the one of the clock running now (see ``arm_flag``)."""
+def rearm_flag(game_id: int, *, overdue: bool = True) -> bool:
+    """A flag task found its game moved on, or came early: queue the one of the clock running now.
+
+    ``overdue``: also a clock already out (the game moved on to it). A task that
+    found its own clock out and yet flagged nothing leaves it to the sweep, rather
+    than queueing itself again and again (see ``arm_flag``).
+    """
     row = (
         Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE, flag_at__isnull=False)
         .values_list("ply", "flag_at")
@@ -90,7 +98,10 @@ def rearm_flag(game_id: int) -> bool:
     if row is None:
         return False
     ply, flag_at = row
-    countdown = max(0.0, (flag_at - timezone.now()).total_seconds()) + 0.05
+    left = (flag_at - timezone.now()).total_seconds()
+    if left <= 0 and not overdue:
+        return False
+    countdown = max(0.0, left) + 0.05
     if countdown > FLAG_HORIZON.total_seconds():
         return False  # the obligations sweep flags a longer clock
     return arm_flag(game_id, ply, countdown)

@@ -462,3 +462,24 @@ def test_a_flag_task_that_finds_the_game_moved_on_flags_the_clock_running_then(a
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert (game.winner, game.end_reason, game.clock1_ms) == (0, "timeout", 0)
+
+
+def test_a_flag_task_that_comes_before_its_clock_runs_out_queues_itself_for_the_clock_s_end(
+    alice, bob, monkeypatch
+):
+    game = live_game(alice, bob, minutes=1)
+    queued: list[tuple] = []
+    queue_for_real = tasks.flag.apply_async
+
+    def queue_and_note(args, kwargs=None, **options):
+        if "countdown" in options:
+            queued.append((tuple(args), round(options["countdown"])))
+        return queue_for_real(args, kwargs, **options)
+
+    monkeypatch.setattr(tasks.flag, "apply_async", queue_and_note)
+    # Alice's clock now ends in 30 s (as after a takeback and the same move again): the task of ply 0 is early.
+    Game.objects.filter(pk=game.pk).update(flag_at=timezone.now() + timedelta(seconds=30))
+    tasks.flag.delay(game.pk, 0)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert queued == [((game.pk, 0), 30)]
