@@ -164,6 +164,33 @@ def report(tournament_id: int) -> None:
         f"players with two games at once: {overlaps} overlapping pairs, "
         f"{len(seats) - len(set(seats))} double seats among running games"
     )
+    # Where a gap goes: the result waiting for the worker and being counted, then the
+    # player waiting for a partner (the pairing runs in the same transaction as the count).
+    counted, waited = [], []
+    for pairings_of in by_pairing_player(pairings).values():
+        for before, after in zip(pairings_of, pairings_of[1:], strict=False):
+            if before.game.finished_at and before.scored_at and after.game.started_at >= before.scored_at:
+                counted.append((before.scored_at - before.game.finished_at).total_seconds())
+                waited.append((after.game.started_at - before.scored_at).total_seconds())
+    for name, values in (("end to counted", counted), ("counted to next start", waited)):
+        if values:
+            print(
+                f"  {name}: p50 {statistics.median(values):.3f} s, p90 {percentile(values, 0.9):.3f} s, "
+                f"p99 {percentile(values, 0.99):.3f} s"
+            )
+
+
+def by_pairing_player(pairings: list) -> dict[int, list]:
+    """Each player's pairings, in the order their games started."""
+    from collections import defaultdict
+
+    found: dict[int, list] = defaultdict(list)
+    for pairing in pairings:
+        found[pairing.white_id].append(pairing)
+        found[pairing.black_id].append(pairing)
+    for pairings_of in found.values():
+        pairings_of.sort(key=lambda p: p.game.started_at)
+    return found
 
 
 def main() -> None:

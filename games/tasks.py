@@ -17,7 +17,7 @@ from django.db import OperationalError
 
 from games import services
 from games.models import Game
-from games.services import analysis, analysis_board
+from games.services import analysis, analysis_board, queue
 
 
 class _TaskOptions(TypedDict):  # typed, so that shared_task(**RELIABLE) matches celery-types' overloads
@@ -47,10 +47,13 @@ def computer_move(game_id: int, ply: int) -> None:
 
 @shared_task(**RELIABLE)
 def flag(game_id: int, ply: int) -> None:
-    # Queued for the clock of the mover at ``ply``; once a move was made, that
-    # clock stopped, and the new mover's clock has its own task or the sweep.
-    if Game.objects.filter(pk=game_id, ply=ply).exists():
-        services.flag(game_id)
+    # Queued for the clock of the mover at ``ply``. Once a move was made that clock
+    # stopped, and this task stands for the clock running now (queue.arm_flag); so
+    # it does when it comes early for its own ply (a takeback, then the same move again).
+    at_ply = Game.objects.filter(pk=game_id, ply=ply).exists()
+    if at_ply and services.flag(game_id):
+        return
+    queue.rearm_flag(game_id, overdue=not at_ply)
 
 
 @shared_task(name="games.attend_overdue", acks_late=True)

@@ -57,5 +57,10 @@ def send_paired(tournament_id: int, game_id: int, user_ids: tuple[int, ...]) -> 
 
     payload = game_message(tournament_id, game_id)
     layer = get_channel_layer()
-    for user_id in user_ids:
-        async_to_sync(layer.group_send)(user_group(user_id), {"type": "notify", "payload": payload})
+
+    async def send_all() -> None:
+        # One trip into an event loop for both players, not one each.
+        for user_id in user_ids:
+            await layer.group_send(user_group(user_id), {"type": "notify", "payload": payload})
+
+    async_to_sync(send_all)()

@@ -71,15 +71,24 @@ def on_tournament_page(tournament_id: int, user_id: int) -> bool:
     return bool(client.zcount(_key(tournament_id, user_id), now, "+inf"))
 
 
-def is_present(tournament_id: int, user_id: int, *, last_game_id: int | None, side: int | None) -> bool:
-    """On the tournament's page, or still on the page of the game that just ended."""
-    if on_tournament_page(tournament_id, user_id):
-        return True
-    if last_game_id is None or side is None:
-        return False
+def on_tournament_page_of(tournament_id: int, user_ids: list[int]) -> set[int]:
+    """Which of these players have a tournament socket open: one Redis round trip for all of them."""
+    now = time.time()
+    client = _redis()
+    if client is None:
+        return {uid for uid in user_ids if on_tournament_page(tournament_id, uid)}
+    with client.pipeline(transaction=False) as pipe:
+        for user_id in user_ids:
+            pipe.zcount(_key(tournament_id, user_id), now, "+inf")
+        counts = pipe.execute()
+    return {uid for uid, count in zip(user_ids, counts, strict=True) if count}
+
+
+def on_game_page(game_id: int, side: int) -> bool:
+    """Still on the page of the game that just ended (games' own presence)."""
     from games.live import presence as game_presence
 
-    online, _seq = game_presence.online(last_game_id)
+    online, _seq = game_presence.online(game_id)
     return online[side]
 
 

@@ -7,12 +7,15 @@ they still run in-process when tests make tasks eager.)
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from datetime import timedelta
 
 from celery import current_app
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
+from django.utils import timezone
 
 from games.models import Game
 
@@ -20,6 +23,9 @@ from games.models import Game
 # left; longer clocks are flagged by the obligations sweep, so most moves
 # publish nothing to the broker.
 FLAG_HORIZON = timedelta(seconds=75)
+# A pending flag task this much later than a new clock's end still stands for it:
+# both ends are reckoned from moments a few milliseconds apart (see ``arm_flag``).
+FLAG_SLACK_SECONDS = 0.25
 
 
 def _task(name: str):
@@ -48,8 +54,59 @@ def follow_ups(game: Game, *, turn_changed: bool = True) -> list[Callable[[], ob
     left = game.clock_ms(to_move)
     if game.time_control and left <= FLAG_HORIZON.total_seconds() * 1000:
         countdown = max(0.0, left / 1000) + 0.05
-        wanted.append(lambda: _task("games.tasks.flag").apply_async((game_id, ply), countdown=countdown))
+        wanted.append(lambda: arm_flag(game_id, ply, countdown))
     return wanted
+
+
+def _flag_key(game_id: int) -> str:
+    return f"games:{game_id}:flag-due"
+
+
+def arm_flag(game_id: int, ply: int, countdown: float) -> bool:
+    """Queue the flag task of the clock running at ``ply``, unless the game's pending one comes no later.
+
+    Why: a one-minute game queued a task per move, each due up to a minute
+    later and nearly all finding the game moved on; hundreds of games made
+    thousands of due tasks that held up every other task of the worker
+    (tournament results, computer moves). A pending task that comes first
+    stands for the later clocks: finding the game moved on, it arms the clock
+    running then (``rearm_flag``). Returns whether a task was queued. If the
+    cache forgets, a task more is queued (harmless); if a task is lost, the
+    obligations sweep flags the clock.
+    """
+    due = time.time() + countdown
+    pending = cache.get(_flag_key(game_id))
+    if pending is not None and time.time() < pending <= due + FLAG_SLACK_SECONDS:
+        return False
+    cache.set(_flag_key(game_id), due, timeout=int(countdown) + 60)
+    _task("games.tasks.flag").apply_async((game_id, ply), countdown=countdown)
+    return True
+
+
+def rearm_flag(game_id: int, *, overdue: bool = True) -> bool:
+    """A flag task found its game moved on, or came early: queue the one of the clock running now.
+
+    ``overdue``: also a clock already out (the game moved on to it). A task that
+    found its own clock out and yet flagged nothing leaves it to the sweep, rather
+    than queueing itself again and again (see ``arm_flag``).
+    """
+    row = (
+        Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE, flag_at__isnull=False)
+        .values_list("ply", "flag_at")
+        .first()
+    )
+    if row is None:
+        return False
+    ply, flag_at = row
+    if flag_at is None:  # the filter leaves none out; this tells mypy
+        return False
+    left = (flag_at - timezone.now()).total_seconds()
+    if left <= 0 and not overdue:
+        return False
+    countdown = max(0.0, left) + 0.05
+    if countdown > FLAG_HORIZON.total_seconds():
+        return False  # the obligations sweep flags a longer clock
+    return arm_flag(game_id, ply, countdown)
 
 
 def follow_up(game: Game, *, turn_changed: bool = True) -> None:

@@ -27,12 +27,10 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 __all__ = ["arena"]  # the fixture, shared with tests/tournaments
 
 
-@pytest.fixture
-def arena_worker(services, worker_broker, database_url_for_processes, settings):
-    """A worker with embedded beat and a 1-s tournaments sweep, restartable; presence in the site's Redis."""
+def _arena_worker(services, database_url_for_processes, settings, *, sweep_seconds: int):
     settings.REDIS_URL = services.ensure_redis()
     presence._redis.cache_clear()
-    env = {**FAULT_SETTINGS, "TOURNAMENTS_SWEEP_SECONDS": "1"}
+    env = {**FAULT_SETTINGS, "TOURNAMENTS_SWEEP_SECONDS": str(sweep_seconds)}
 
     class Worker:
         def start(self) -> None:
@@ -47,6 +45,18 @@ def arena_worker(services, worker_broker, database_url_for_processes, settings):
     yield worker
     services.stop_worker()
     presence._redis.cache_clear()
+
+
+@pytest.fixture
+def arena_worker(services, worker_broker, database_url_for_processes, settings):
+    """A worker with embedded beat and a 1-s tournaments sweep, restartable; presence in the site's Redis."""
+    yield from _arena_worker(services, database_url_for_processes, settings, sweep_seconds=1)
+
+
+@pytest.fixture
+def worker_without_sweep(services, worker_broker, database_url_for_processes, settings):
+    """The same, but its tournaments sweep waits an hour: only a game's own task can pair its players."""
+    yield from _arena_worker(services, database_url_for_processes, settings, sweep_seconds=3600)
 
 
 def on_the_page(tournament, *users) -> None:
@@ -104,3 +114,27 @@ def test_results_lost_with_a_killed_worker_are_counted_once_and_everyone_is_pair
         assert entry.last_opponent_id != (
             entry.playing.user1_id if entry.playing.user0_id == entry.user_id else entry.playing.user0_id
         )
+
+
+def test_players_whose_games_end_are_paired_again_by_the_results_task_without_the_sweep(
+    worker_without_sweep, services, arena, alice, bob, carol, user_factory
+):
+    dave = user_factory("dave")
+    players = (alice, bob, carol, dave)
+    on_the_page(arena, *players)
+    for user in players:
+        director.join(tournament_id=arena.pk, user=user)
+    within(5, lambda: Pairing.objects.filter(tournament=arena).count() == 2, "the first pairing", services)
+    first_games = list(Pairing.objects.filter(tournament=arena).values_list("game_id", flat=True))
+
+    for game in Game.objects.filter(pk__in=first_games):
+        play.resign(game_id=game.pk, identity=me(game.user0))
+
+    # Each result's task counts it and pairs whoever is free, in the same transaction;
+    # the sweep, an hour away, has no part in it.
+    within(5, lambda: Pairing.objects.filter(tournament=arena).count() == 4, "the new pairings", services)
+    assert not Pairing.objects.filter(game_id__in=first_games, scored_at=None).exists()
+    assert nobody_in_two_games()
+    for entry in Participant.objects.filter(tournament=arena):
+        assert entry.playing is not None and entry.playing.status == Game.Status.ACTIVE
+        assert entry.last_opponent_id not in (entry.playing.user0_id, entry.playing.user1_id)

@@ -427,3 +427,59 @@ def test_only_untimed_computer_games_can_be_abandoned(alice, bob, user_factory):
     with pytest.raises(services.GameError) as refused:
         services.abandon_computer_game(game_id=untimed.pk, identity=me(user_factory("carol")))
     assert refused.value.code == "spectator"
+
+
+def test_a_one_minute_game_keeps_one_flag_task_queued_however_many_moves_are_played(
+    alice, bob, monkeypatch, django_capture_on_commit_callbacks
+):
+    queued: list[tuple] = []
+    queue_for_real = tasks.flag.apply_async
+
+    def queue_and_note(args, **options):
+        queued.append(tuple(args))
+        return queue_for_real(args, **options)
+
+    monkeypatch.setattr(tasks.flag, "apply_async", queue_and_note)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = live_game(alice, bob, minutes=1)
+    for ply in range(6):
+        game.refresh_from_db()
+        token = game.engine.legal_moves(game.engine_state())[0]
+        with django_capture_on_commit_callbacks(execute=True):
+            services.play_move(game_id=game.pk, identity=me((alice, bob)[ply % 2]), token=token, ply=ply)
+    # Every clock was under the flag horizon, but the first task comes before any later clock
+    # can run out: it stands for them all, instead of one task per move.
+    assert queued == [(game.pk, 0)]
+
+
+def test_a_flag_task_that_finds_the_game_moved_on_flags_the_clock_running_then(alice, bob):
+    game = live_game(alice, bob, minutes=1)
+    services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    long_ago = timezone.now() - timedelta(seconds=61)
+    Game.objects.filter(pk=game.pk).update(turn_started_at=long_ago, flag_at=long_ago + timedelta(seconds=60))
+
+    tasks.flag.delay(game.pk, 0)  # queued at the start, for Alice's clock; Bob has not moved since
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert (game.winner, game.end_reason, game.clock1_ms) == (0, "timeout", 0)
+
+
+def test_a_flag_task_that_comes_before_its_clock_runs_out_queues_itself_for_the_clock_s_end(
+    alice, bob, monkeypatch
+):
+    game = live_game(alice, bob, minutes=1)
+    queued: list[tuple] = []
+    queue_for_real = tasks.flag.apply_async
+
+    def queue_and_note(args, kwargs=None, **options):
+        if "countdown" in options:
+            queued.append((tuple(args), round(options["countdown"])))
+        return queue_for_real(args, kwargs, **options)
+
+    monkeypatch.setattr(tasks.flag, "apply_async", queue_and_note)
+    # Alice's clock now ends in 30 s (as after a takeback and the same move again): the task of ply 0 is early.
+    Game.objects.filter(pk=game.pk).update(flag_at=timezone.now() + timedelta(seconds=30))
+    tasks.flag.delay(game.pk, 0)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert queued == [((game.pk, 0), 30)]

@@ -12,6 +12,7 @@ to finish), so running it twice, late or from two processes changes nothing.
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 from django.db import transaction
 
@@ -81,12 +82,31 @@ def advance(tournament_id: int, *, skip_locked: bool = False) -> None:
 
 
 def after_game(game_id: int) -> None:
-    """A game ended: count it, then pair (arena) or move on (Swiss): the task of ``game_finished``."""
-    tournament_id = Pairing.objects.filter(game_id=game_id).values_list("tournament_id", flat=True).first()
-    if tournament_id is None:
+    """A game ended: count it, then pair (arena) or move on (Swiss): the task of ``game_finished``.
+
+    An arena counts the result and pairs in one transaction, under one take of
+    the tournament's lock: the two players are free and paired in the same
+    commit, and a busy arena's results queue behind one lock each, not three.
+    """
+    found = (
+        Pairing.objects.filter(game_id=game_id)
+        .values_list(
+            "tournament_id", "tournament__kind", "tournament__starts_at", "tournament__duration_minutes"
+        )
+        .first()
+    )
+    if found is None:
         return
-    score_game(game_id)
-    attend(tournament_id)
+    tournament_id, kind, starts_at, duration = found
+    if kind != Tournament.Kind.ARENA:
+        score_game(game_id)
+        attend(tournament_id)
+        return
+    with transaction.atomic():
+        score_game(game_id)
+        pair_arena(tournament_id)
+    if now() >= starts_at + timedelta(minutes=duration):
+        advance(tournament_id)  # the arena's end, once its last game is counted
 
 
 def attend(tournament_id: int, *, skip_locked: bool = False) -> None:

@@ -54,9 +54,12 @@ def pair_arena(tournament_id: int, *, skip_locked: bool = False) -> list[int]:
             .select_related("user", "last_game")
             .order_by("free_since", "pk")
         )
+        # One Redis round trip for every free player's tournament page; only those
+        # not on it are looked for on their last game's page.
+        on_page = presence.on_tournament_page_of(tournament.pk, [e.user_id for e in free])
         here: list[Participant] = []
         for entry in free:
-            if entry.last_game_id is not None and not _still_there(tournament, entry):
+            if entry.last_game_id is not None and entry.user_id not in on_page and not _still_there(entry):
                 # Left the page: paused after their game ended, until they come back and resume.
                 entry.paused = True
                 entry.save(update_fields=["paused"])
@@ -86,10 +89,12 @@ def pair_arena(tournament_id: int, *, skip_locked: bool = False) -> list[int]:
     return made
 
 
-def _still_there(tournament: Tournament, entry: Participant) -> bool:
+def _still_there(entry: Participant) -> bool:
+    """On the page of the game that just ended (the tournament page was looked at already)."""
     game = entry.last_game
-    side = None if game is None else (0 if game.user0_id == entry.user_id else 1)
-    return presence.is_present(tournament.pk, entry.user_id, last_game_id=entry.last_game_id, side=side)
+    if game is None:
+        return False
+    return presence.on_game_page(game.pk, 0 if game.user0_id == entry.user_id else 1)
 
 
 def _arena_colours(a: Participant, b: Participant) -> tuple[Participant, Participant]:
