@@ -144,13 +144,18 @@
     var box = toastBox();
     var old = box.querySelector('[data-your-turn="' + item.game_id + '"], [data-paired="' + item.game_id + '"]');
     if (old) old.remove();
+    linkToast(box, "data-your-turn", item, fill(gettext("Your move against %(who)s"), { who: item.opponent }));
+  }
+
+  // A dismissable toast whose words link to the game; ``mark`` names it for the next notice.
+  function linkToast(box, mark, item, words) {
     var toast = document.createElement("div");
     toast.className = "toast";
-    toast.setAttribute("data-your-turn", String(item.game_id));
+    toast.setAttribute(mark, String(item.game_id));
     var text = document.createElement("p");
     var go = document.createElement("a");
     go.href = item.url;
-    go.textContent = fill(gettext("Your move against %(who)s"), { who: item.opponent });
+    go.textContent = words;
     text.appendChild(go);
     var later = button("×", "toast-close");
     later.setAttribute("aria-label", gettext("Dismiss"));
@@ -166,19 +171,8 @@
     var box = toastBox();
     // The first mover's "Your move" toast says it already (it may come first or second).
     if (box.querySelector('[data-paired="' + item.game_id + '"], [data-your-turn="' + item.game_id + '"]')) return;
-    var toast = document.createElement("div");
-    toast.className = "toast";
-    toast.setAttribute("data-paired", String(item.game_id));
-    var text = document.createElement("p");
-    var go = document.createElement("a");
-    go.href = item.url;
-    go.textContent = fill(gettext("Your correspondence game against %(who)s has started"), { who: item.opponent });
-    text.appendChild(go);
-    var later = button("×", "toast-close");
-    later.setAttribute("aria-label", gettext("Dismiss"));
-    later.addEventListener("click", function () { toast.remove(); });
-    toast.append(later, text);
-    box.appendChild(toast);
+    linkToast(box, "data-paired", item,
+      fill(gettext("Your correspondence game against %(who)s has started"), { who: item.opponent }));
   }
 
   var lobbyTimer = null;
@@ -222,6 +216,7 @@
     };
     socket.onopen = function () {
       delay = MIN_DELAY;
+      document.documentElement.dataset.notifySocket = "open"; // as the game page's data-connection
       showInvitations(); // the ones that arrived while no page was open (or the socket was down)
       // Pages subscribe to more (a game's analysis) on every (re)connection.
       document.dispatchEvent(new CustomEvent("site:notify-open"));
@@ -244,6 +239,7 @@
       document.dispatchEvent(new CustomEvent("site:notify", { detail: data }));
     };
     socket.onclose = function () {
+      document.documentElement.dataset.notifySocket = "closed";
       if (timer !== null) return;
       var wait = delay + Math.random() * delay * 0.5;
       delay = Math.min(delay * 2, MAX_DELAY);

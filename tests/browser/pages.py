@@ -10,6 +10,8 @@ from django.db import connection
 READY = (
     "() => window.__game !== undefined && document.querySelector('[data-play]').dataset.connection === 'open'"
 )
+# The page's notification socket (/ws/notify/) is open: what it is sent from now on, it hears.
+NOTIFY_OPEN = "() => document.documentElement.dataset.notifySocket === 'open'"
 MY_TURN_OR_OVER = """() => {
   const g = window.__game, s = g.snapshot;
   return !g.busy && (s.status !== 'active' || s.position.to_move === g.you);

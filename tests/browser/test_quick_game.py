@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from games.models import Game, Seek
 from games.services import pairing
 from tests.browser.conftest import screenshot
-from tests.browser.pages import READY, in_thread
+from tests.browser.pages import NOTIFY_OPEN, READY, in_thread
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -105,6 +105,7 @@ def test_a_correspondence_seek_waits_while_alice_is_away_and_both_land_in_the_th
     expect(alice.locator("#quick-waiting-text")).to_contain_text("Reversi, 3 days per move")
     expect(alice.locator(button)).to_have_attribute("aria-pressed", "true")
     screenshot(alice, "quick-correspondence-waiting")
+    alice.wait_for_function(NOTIFY_OPEN)  # so that she hears the pairing
     bob.goto("/")
     expect(bob.locator("#quick-waiting")).to_be_hidden()
     bob.click(button)
@@ -119,8 +120,9 @@ def test_a_correspondence_seek_waits_while_alice_is_away_and_both_land_in_the_th
 
 
 def test_paired_by_the_sweep_while_both_read_other_pages_each_gets_a_notice_linking_to_the_game(
-    new_context, login_session, user_factory
+    new_context, login_session, user_factory, redis_layer
 ):
+    # redis_layer: the sweep runs in this process, and its notices must reach the site's sockets.
     from ratings.models import Rating
 
     alice_user, bob_user = user_factory("alice"), user_factory("bob")
@@ -135,6 +137,7 @@ def test_paired_by_the_sweep_while_both_read_other_pages_each_gets_a_notice_link
     # 300 apart: too far for now. Both go and read their settings.
     for page in (alice, bob):
         page.goto("/settings/")
+        page.wait_for_function(NOTIFY_OPEN)  # a notice sent before the socket is open reaches no page
     assert in_thread(lambda: Seek.objects.filter(days_per_move=7).count()) == 2
     # A minute later the ranges have widened; the sweep pairs them.
     in_thread(lambda: Seek.objects.update(created_at=pairing.now() - timedelta(minutes=1)))
