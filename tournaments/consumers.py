@@ -39,7 +39,7 @@ class TournamentConsumer(JsonConsumer):
 
             await self._join(user_group(self.user_id))  # "tournament_game": where your next game is
             await presence.arrive(self.tournament_id, self.user_id, self.channel_name)
-            self.renewal = asyncio.get_running_loop().create_task(self._renew())
+            self.renewal = asyncio.get_running_loop().create_task(self._renew(self.user_id))
         await self.accept()
         await self.send_json(snapshot)
         if self.user_id is not None:
@@ -54,14 +54,14 @@ class TournamentConsumer(JsonConsumer):
         await self.channel_layer.group_add(group, self.channel_name)
         self.groups_joined.append(group)
 
-    async def _renew(self) -> None:
+    async def _renew(self, user_id: int) -> None:
         while True:
             await asyncio.sleep(presence.TTL_SECONDS / 3)
             with contextlib.suppress(Exception):  # the next renewal tries again
-                await presence.arrive(self.tournament_id, self.user_id, self.channel_name)
+                await presence.arrive(self.tournament_id, user_id, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
-        if self.renewal is not None:
+        if self.renewal is not None and self.user_id is not None:
             self.renewal.cancel()
             with contextlib.suppress(Exception):
                 await presence.depart(self.tournament_id, self.user_id, self.channel_name)

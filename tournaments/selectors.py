@@ -112,5 +112,5 @@ def results_of(user) -> list[Participant]:
         .order_by("-tournament__finished_at")[:20]
     )
     for entry in entries:
-        entry.shown_score = score_text(entry.tournament, entry.score)
+        entry.shown_score = score_text(entry.tournament, entry.score)  # type: ignore[attr-defined]  # for the template
     return entries

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -12,7 +14,7 @@ from tournaments import selectors, services
 from tournaments.forms import TournamentForm
 from tournaments.models import Participant, Tournament
 
-ACTIONS = {
+ACTIONS: dict[str, Callable[..., object]] = {
     "join": services.join,
     "leave": services.leave,
     "pause": services.pause,

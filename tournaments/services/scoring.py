@@ -34,6 +34,7 @@ def score_game(game_id: int) -> bool:
         game = pairing.game
         if pairing.scored_at is not None or game is None or not game.is_over:
             return False
+        assert pairing.black_id is not None  # a bye has no game: it returned above
         white, black = (
             Participant.objects.select_for_update().get(pk=pairing.white_id),
             Participant.objects.select_for_update().get(pk=pairing.black_id),
