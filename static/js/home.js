@@ -367,10 +367,18 @@ if (quick) {
       casual: casual.checked,
     }));
   }
-  quick.querySelector("#quick-cancel").addEventListener("click", async () => {
-    seeking = null;
-    showSeeking();
-    await post(quick.dataset.cancelUrl, {});
+  const cancel = quick.querySelector("#quick-cancel");
+  cancel.addEventListener("click", async () => {
+    // Still waiting until the server says the seek is gone: a pairing made before the cancel
+    // reached it must still take the player to their game, not leave it to run out of time.
+    cancel.disabled = true;
+    try {
+      await post(quick.dataset.cancelUrl, {});
+      seeking = null;
+      showSeeking();
+    } finally {
+      cancel.disabled = false;
+    }
   });
   document.addEventListener("site:notify", (event) => {
     if (event.detail?.type === "paired" && seeking) window.location.assign(event.detail.url);
