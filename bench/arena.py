@@ -12,6 +12,13 @@ client (games/live/bot.py) over the game socket: Ataxx, one minute each, the
 first legal move after a short random think. Every player joins at the start
 and stays to the end.
 
+The processes are production's layout (docs/operations.md): a worker for the
+``live`` queue (results, pairings, flags; beat embedded in it) and one for the
+``background`` and ``analysis`` queues (ratings, standings broadcasts), so the
+results never queue behind the ratings; ``--one-worker`` runs `make run`'s single
+worker for every queue instead. The bots, which stand in for browsers on other
+machines, run at a lower priority (nice 10) than the site's processes.
+
 Afterwards it reads the database and prints: games played; the pairing delay,
 from a game's end (``finished_at``) to the start of the same player's next game
 (``started_at``), p50/p99/max over every such pair of games; and whether any
@@ -199,6 +206,11 @@ def main() -> None:
     )
     parser.add_argument("--players", type=int, default=500)
     parser.add_argument("--minutes", type=float, default=10)
+    parser.add_argument(
+        "--one-worker",
+        action="store_true",
+        help="one worker for every queue (make run's layout) instead of one for live and one for the rest",
+    )
     args = parser.parse_args()
     if not (os.getenv("REDIS_URL") and os.getenv("DATABASE_URL")):
         sys.exit("set DATABASE_URL and REDIS_URL: the benchmark measures the production layer")
@@ -218,13 +230,17 @@ def main() -> None:
     schedule = Path(tempfile.mkstemp(prefix="arena-beat-")[1])
     port = free_port()
     log = Path(tempfile.gettempdir()) / f"bench_arena_daphne_{port}.log"
+    if args.one_worker:  # `make run`'s layout: one worker for every queue, beat embedded
+        workers = [celery_worker_command(concurrency=2, beat=True, schedule=schedule)]
+    else:  # production's (docs/operations.md): the live queue's worker runs nothing else
+        workers = [
+            celery_worker_command(concurrency=2, beat=True, schedule=schedule, queues=("live",)),
+            celery_worker_command(concurrency=1, queues=("background", "analysis")),
+        ]
     procs = [
-        subprocess.Popen(
-            celery_worker_command(concurrency=2, beat=True, schedule=schedule),
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+        *(
+            subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for command in workers
         ),
         subprocess.Popen(
             daphne_command("127.0.0.1", port),
@@ -235,7 +251,11 @@ def main() -> None:
         ),
     ]
     try:
-        wait_for_port(port, timeout=60, proc=procs[1])
+        wait_for_port(port, timeout=60, proc=procs[-1])
+        # The bots stand in for 500 browsers on other machines: on this one they
+        # must not take the cores from the site's own processes (started above,
+        # at the normal priority), so the harness lowers its own from here on.
+        os.nice(10)
         players = make_players(args.players)
         time.sleep(5)  # daphne loads Django after it listens; the bots retry a dropped handshake
         start = timezone.now()
