@@ -1,12 +1,14 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 from channels.layers import channel_layers
 from django.core.cache import cache
 
 from config.celery import app as celery_app
+from tests.mail import Inbox, smtp_server
 from tests.processes import EXTERNAL_SITE, Services, test_database_url, use_broker
 
 
@@ -151,6 +153,14 @@ def celery_worker(services, worker_broker, database_url_for_processes):
         return services
     services.ensure_worker(database_url_for_processes)
     return services
+
+
+@pytest.fixture
+def inbox(settings) -> Iterator[Inbox]:
+    """A real SMTP server that receives the site's mail (tests/mail.py)."""
+    handler = Inbox()
+    with smtp_server(handler, settings):
+        yield handler
 
 
 @pytest.fixture

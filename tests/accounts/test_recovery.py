@@ -8,23 +8,16 @@ the time a response is back, its mail has been handed to the server.
 
 from __future__ import annotations
 
-import email
-import logging
 import os
-import queue
 import re
-import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from datetime import timedelta
 from email.message import EmailMessage
-from email.policy import default as default_policy
 from http import HTTPStatus
 
 import pytest
-from aiosmtpd.controller import Controller
 from allauth.account.forms import default_token_generator
 from allauth.account.models import EmailAddress
 from django.conf import settings as django_settings
@@ -42,57 +35,11 @@ User = get_user_model()
 NOT_SET_UP = "E-mail is not set up on this site"
 
 
-class Inbox:
-    """aiosmtpd's handler: every mail the site hands over, parsed."""
-
-    def __init__(self) -> None:
-        self.mails: queue.Queue[EmailMessage] = queue.Queue()
-
-    async def handle_DATA(self, server, session, envelope) -> str:  # noqa: N802 (aiosmtpd's name)
-        message = email.message_from_bytes(envelope.original_content, policy=default_policy)
-        self.mails.put(message)  # type: ignore[arg-type]
-        return "250 OK"
-
-    def take(self) -> list[EmailMessage]:
-        taken = []
-        while not self.mails.empty():
-            taken.append(self.mails.get_nowait())
-        return taken
-
-    def only(self, to: str) -> EmailMessage:
-        mails = self.take()
-        assert len(mails) == 1, [m["Subject"] for m in mails]
-        assert mails[0]["To"] == to
-        return mails[0]
-
-
 def link_in(mail: EmailMessage, path: str) -> str:
     body = mail.get_body(preferencelist=("plain",)).get_content()
     match = re.search(rf"http://testserver({re.escape(path)}\S+)", body)
     assert match, body
     return match[1]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@pytest.fixture
-def inbox(settings) -> Iterator[Inbox]:
-    logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd logs every SMTP line
-    handler = Inbox()
-    port = free_port()
-    controller = Controller(handler, hostname="127.0.0.1", port=port)
-    controller.start()
-    for name, value in email_settings(f"smtp://127.0.0.1:{port}", debug=False).items():
-        setattr(settings, name, value)
-    settings.DEFAULT_FROM_EMAIL = "Five Boards <noreply@fiveboards.example>"
-    try:
-        yield handler
-    finally:
-        controller.stop()
 
 
 @pytest.fixture

@@ -18,8 +18,9 @@ from allauth.account.models import EmailAddress
 from accounts.models import Preferences
 from games import services as play
 from games.models import Game, TurnMail
-from tests.accounts.test_recovery import Inbox, free_port
+from launch.processes import free_port
 from tests.faults.test_kill import BACK_WITHIN, within
+from tests.mail import Inbox
 from tests.people import me
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]

@@ -22,7 +22,7 @@ from games.services.correspondence_mail import send_due_mails
 from games.services.obligations import attend_overdue
 from ratings.models import Rating
 from ratings.services import apply_ratings_for_game
-from tests.accounts.test_recovery import Inbox, inbox  # noqa: F401 (the fixture: a real SMTP server)
+from tests.mail import Inbox
 from tests.people import me
 
 pytestmark = pytest.mark.django_db
@@ -61,7 +61,7 @@ def test_a_three_day_game_over_a_clock_moved_forward_mails_reminds_and_is_flagge
     alice,
     bob,
     clock,
-    inbox: Inbox,  # noqa: F811 (the fixture imported above)
+    inbox: Inbox,
 ):
     opt_in(alice, "alice@example.org")
     game = three_day_game(alice, bob)
