@@ -207,6 +207,11 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=500)
     parser.add_argument("--minutes", type=float, default=10)
     parser.add_argument(
+        "--worker-logs",
+        metavar="DIR",
+        help="write each worker's log (its tasks' received and succeeded lines) to DIR/worker<N>.log",
+    )
+    parser.add_argument(
         "--one-worker",
         action="store_true",
         help="one worker for every queue (make run's layout) instead of one for live and one for the rest",
@@ -239,8 +244,16 @@ def main() -> None:
         ]
     procs = [
         *(
-            subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            for command in workers
+            subprocess.Popen(
+                command,
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=(Path(args.worker_logs) / f"worker{i}.log").open("w")
+                if args.worker_logs
+                else subprocess.DEVNULL,
+            )
+            for i, command in enumerate(workers)
         ),
         subprocess.Popen(
             daphne_command("127.0.0.1", port),
