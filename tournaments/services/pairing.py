@@ -43,7 +43,8 @@ def _busy_elsewhere(user_ids: list[int]) -> set[int]:
 
 def pair_arena(tournament_id: int, *, skip_locked: bool = False) -> list[int]:
     """Pair every free arena player who can be paired now; returns the games made."""
-    with transaction.atomic():
+    # No savepoint, as in score_game: a failure here undoes the caller's whole transaction.
+    with transaction.atomic(savepoint=False):
         tournament = locked(tournament_id, skip_locked=skip_locked)
         if tournament is None or tournament.status != Tournament.Status.RUNNING:
             return []

@@ -27,7 +27,9 @@ def score_game(game_id: int) -> bool:
     if found is None:
         return False
     pairing_id, tournament_id = found
-    with transaction.atomic():
+    # No savepoint: inside after_game's transaction nobody catches a failure here and goes on,
+    # and on a busy arena's serialised results each round trip counts.
+    with transaction.atomic(savepoint=False):
         tournament = locked(tournament_id)
         # of=self: PostgreSQL cannot lock the nullable side of the join (a bye has no game).
         pairing = Pairing.objects.select_related("game").select_for_update(of=("self",)).get(pk=pairing_id)
