@@ -134,6 +134,7 @@ class GameBot:
                 self.reconnects += 1
                 continue
             backoff = 0.2
+            ack_wait = self.ack_timeout
             try:
                 async with ws:
                     if self.pending is not None:  # resend after a reconnect: applied at most once
@@ -154,16 +155,20 @@ class GameBot:
                             }
                             self.sent_at = time.perf_counter()
                             self.moves_made += 1
+                            ack_wait = self.ack_timeout
                             await ws.send(json.dumps(self.pending))
                         try:
                             wait = max(0.05, deadline - time.monotonic())
                             if self.pending is not None:
-                                wait = min(wait, self.ack_timeout)
+                                wait = min(wait, ack_wait)
                             raw = await asyncio.wait_for(ws.recv(), timeout=wait)
                         except TimeoutError:
                             if self.pending is not None:
                                 await ws.send(json.dumps(self.pending))
                                 await ws.send(json.dumps({"type": "sync"}))
+                                # As the page does (static/js/play/client.js): an overloaded
+                                # server gets slower for every resend it must answer.
+                                ack_wait = min(2 * ack_wait, 4 * self.ack_timeout)
                             continue
                         message = json.loads(raw)
                         if message["type"] == "error":

@@ -5,10 +5,14 @@ const BACKOFF_START_MS = 500;
 const BACKOFF_MAX_MS = 15000;
 const JITTER = 0.3;
 // A move's ack normally comes within a few hundred ms. Past ACK_RESEND_MS the move
-// is sent again (same id: the server applies it once and acks it again), then
-// every ACK_TIMEOUT_MS: in a one-minute game five silent seconds lose it.
+// is sent again (same id: the server applies it once and acks it again), after
+// ACK_TIMEOUT_MS once more, then at twice the last wait up to ACK_TIMEOUT_MAX_MS:
+// in a one-minute game five silent seconds lose it, but a server that is slow
+// because it is overloaded only gets slower for each resend and sync it must answer
+// (docs/performance.md: resent moves take the locked path).
 const ACK_RESEND_MS = 1500;
 const ACK_TIMEOUT_MS = 4000;
+const ACK_TIMEOUT_MAX_MS = 16000;
 const PING_EVERY_MS = 25000;
 const CLOSE_NOT_FOUND = 4404;
 const CLOSE_SIGNED_OUT = 4001; // the session that opened the socket ended
@@ -218,7 +222,7 @@ export class GameClient {
       this.handlers.onResend?.(message, Math.round(performance.now() - sentAt));
       this.sendRaw(message);
       this.sync();
-      this.armAckTimer(ACK_TIMEOUT_MS);
+      this.armAckTimer(delay === ACK_RESEND_MS ? ACK_TIMEOUT_MS : Math.min(2 * delay, ACK_TIMEOUT_MAX_MS));
     }, delay);
   }
 
