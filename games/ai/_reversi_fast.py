@@ -940,7 +940,7 @@ def end_solve(  # type: ignore[no-untyped-def]
             key = -(1 << 30)
         elif n_empty >= EVAL_SORT_EMPTIES:
             # The opponent's value after the move, deeper further from the end.
-            depth = 1 if n_empty < 19 else 2
+            depth = 1 if n_empty < 19 else (2 if n_empty < 22 else 3)
             # plus fastest first (about a disc a reply), which still finds wipe-outs best.
             key = _order_value(opp ^ f, own | f | (ONE << U(sq)), depth, -INF, INF, weights)
             key += 2 * _order_key(own, opp, sq, f)
