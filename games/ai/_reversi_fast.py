@@ -13,9 +13,13 @@ stays the fallback and the reference), on uint64 bitboards in nopython mode:
   afresh and a seed gives the same move again), the table move first, then
   fastest-first ordering (fewest replies) near the root and square-value
   order near the leaves.
-* ``end_solve``: exact endgame negamax with a transposition table of bounds,
-  fastest-first ordering with the table move first, principal variation search
-  and, for the last few empties, a parity-ordered loop with no table.
+* ``end_solve``: exact endgame negamax with a transposition table of bounds
+  above 10 empties, the table move first, then (from 15 empties) a shallow
+  search on the learned evaluation or (below) fastest-first ordering,
+  principal variation search, a stability cut-off; from 10 empties down a
+  null-window search without the table, and for the last few empties a
+  parity-ordered loop. The pure-Python solver is simpler (no stability cut-off,
+  no evaluation ordering) and gives the same scores; tests compare them.
 
 Both check the clock every few thousand nodes and give up at ``deadline`` (a
 ``time.perf_counter()`` value) by setting ``stats[1]``; the caller then throws
@@ -535,6 +539,118 @@ def mid_search(  # type: ignore[no-untyped-def]
 
 # ---------------------------------------------------------------------------
 # Endgame solver
+#
+# Layers, from the leaves up; each trick is there because it paid in measurement
+# (docs/performance.md, "Othello endgame solver (session 10)"):
+# * ``_last_move`` / ``_two``: one and two empties, no move generation at all.
+# * ``_shallow`` (3 to SHALLOW empties): the empty squares tried directly, odd
+#   quadrants first (parity), no table and no ordering: at this size either costs
+#   more than it saves.
+# * ``_fastest`` (SHALLOW + 1 to HASH_EMPTIES empties): null window only,
+#   fastest-first order, stability cut-off, no table: a probe and a store there
+#   cost more than the few transpositions they find.
+# * ``end_solve`` (above HASH_EMPTIES, every window wider than one, the root): a
+#   transposition table of bounds with the best move, fastest-first order,
+#   stability cut-off, principal variation search.
+
+HASH_EMPTIES = 10  # end_solve's table is used above this many empties only
+
+
+def _diagonal_lines() -> tuple[np.ndarray, np.ndarray]:
+    """The 15 a1-h8-direction diagonals and the 15 h1-a8-direction ones, as masks."""
+    rising = [sum(1 << (r * 8 + c) for r in range(8) for c in range(8) if c - r == k) for k in range(-7, 8)]
+    falling = [sum(1 << (r * 8 + c) for r in range(8) for c in range(8) if c + r == k) for k in range(15)]
+    return np.array(rising, dtype=np.uint64), np.array(falling, dtype=np.uint64)
+
+
+DIAGONALS_9, DIAGONALS_7 = _diagonal_lines()
+COL_H = U(0x8080808080808080)
+ROW_1 = U(0x00000000000000FF)
+ROW_8 = U(0xFF00000000000000)
+BORDER = COL_A | COL_H | ROW_1 | ROW_8
+# Computing stable discs costs about as much as a few nodes, so it is only done when the cut-off
+# is possible: the opponent would need (64 - alpha) / 2 stable discs, which with many empties
+# only happens when alpha is high (Edax's thresholds, by number of empties).
+STABILITY_THRESHOLD = np.array(
+    [99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46]
+    + [48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62]
+    + [64] * 25,
+    dtype=np.int64,
+)
+
+
+@njit(cache=True)
+def _full_lines(occupied: np.uint64) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
+    """Squares whose row, column, rising diagonal and falling diagonal are full (no move can
+    ever be played on a full line, so nothing on it flips along it)."""
+    rows = ZERO
+    for r in range(8):
+        row = ROW_1 << U(8 * r)
+        if occupied & row == row:
+            rows |= row
+    b = occupied & (occupied >> U(32))
+    b &= b >> U(16)
+    b &= b >> U(8)
+    columns = (b & ROW_1) * COL_A
+    rising = ZERO
+    falling = ZERO
+    for i in range(15):
+        line = DIAGONALS_9[i]
+        if occupied & line == line:
+            rising |= line
+        line = DIAGONALS_7[i]
+        if occupied & line == line:
+            falling |= line
+    return rows, columns, rising, falling
+
+
+@njit(cache=True)
+def stable_discs(own: np.uint64, opp: np.uint64) -> np.uint64:
+    """Some of ``own``'s discs that no sequence of moves can flip (a subset of the stable ones).
+
+    A disc is safe along a line when the line is full, or when its neighbour on that line is
+    the board's edge or a safe disc of its own colour (a run through that neighbour cannot be
+    bracketed without flipping it). Safe along all four lines is stable. Grown from nothing,
+    so every disc added is justified by discs added before it.
+    """
+    rows, columns, rising, falling = _full_lines(own | opp)
+    rows |= COL_A | COL_H
+    columns |= ROW_1 | ROW_8
+    rising |= BORDER
+    falling |= BORDER
+    stable = ZERO
+    while True:
+        h = rows | ((stable << ONE) & NOT_A) | ((stable >> ONE) & NOT_H)
+        v = columns | (stable << U(8)) | (stable >> U(8))
+        d9 = rising | ((stable << U(9)) & NOT_A) | ((stable >> U(9)) & NOT_H)
+        d7 = falling | ((stable << U(7)) & NOT_H) | ((stable >> U(7)) & NOT_A)
+        grown = own & h & v & d9 & d7
+        if grown == stable:
+            return stable
+        stable = grown
+
+
+@njit(cache=True, inline="always")
+def _stability_bound(own, opp, alpha, n_empty):  # type: ignore[no-untyped-def]
+    """An upper bound on the score from the opponent's stable discs, or 65 when not worth computing."""
+    if alpha < STABILITY_THRESHOLD[n_empty]:
+        return 65
+    return 64 - 2 * popcount(stable_discs(opp, own))
+
+
+@njit(cache=True, inline="always")
+def _order_key(own, opp, sq, f):  # type: ignore[no-untyped-def]
+    """Fastest first: the move leaving the opponent the fewest replies (corners counted twice),
+    then the fewest of our discs next to empty squares, then the better square; lowest first."""
+    new_own = own | f | (ONE << U(sq))
+    new_opp = opp ^ f
+    replies = legal(new_opp, new_own)
+    return (
+        16 * popcount(replies)
+        + 16 * popcount(replies & CORNERS)
+        + popcount(new_own & neighbours(~(new_own | new_opp)))
+        - WEIGHTS[sq] // 10
+    )
 
 
 @njit(cache=True)
@@ -643,25 +759,133 @@ def _enter_shallow(own, opp, alpha, beta, n_empty, stats):  # type: ignore[no-un
     return _shallow(own, opp, alpha, beta, n_empty, odd, NO, stats)
 
 
+EVAL_SORT_EMPTIES = 15  # from this many empties end_solve orders its moves by a shallow search
+
+
+@njit("int64(uint64, uint64, int64, int64, int64, int16[:, ::1])", cache=True)
+def _order_value(own, opp, depth, alpha, beta, weights):  # type: ignore[no-untyped-def]
+    """A ``depth``-ply alpha-beta value on the learned evaluation (1/32 disc), for move ordering.
+
+    Far from the leaves a wrong first move costs a whole subtree, so there a few hundred
+    evaluations per node to find the likely best move first pay for themselves; fewest replies
+    alone (fastest first) guesses worse there.
+    """
+    if depth == 0:
+        return evaluate_pattern(own, opp, weights)
+    moves = legal(own, opp)
+    if not moves:
+        if not legal(opp, own):
+            return 32 * final_score(own, opp)
+        return -_order_value(opp, own, depth - 1, -beta, -alpha, weights)
+    best = -INF
+    while moves:
+        sq = lowest_index(moves)
+        moves &= moves - ONE
+        f = flips(own, opp, sq)
+        score = -_order_value(opp ^ f, own | f | (ONE << U(sq)), depth - 1, -beta, -alpha, weights)
+        if score > best:
+            best = score
+            if score > alpha:
+                alpha = score
+                if alpha >= beta:
+                    break
+    return best
+
+
+@njit(cache=True, inline="always")
+def _tick(stats, deadline):  # type: ignore[no-untyped-def]
+    """Count a node and look at the clock every TIME_CHECK nodes; True once past the deadline."""
+    stats[0] += 1
+    if stats[0] >= stats[3]:
+        stats[3] = stats[0] + TIME_CHECK
+        if clock() > deadline:
+            stats[1] = 1
+    return stats[1] != 0
+
+
+@njit(
+    "int64(uint64, uint64, int64, int64, int64[::1], float64, int64[:, ::1], int64[:, ::1], uint64[:, ::1])",
+    cache=True,
+)
+def _fastest(own, opp, alpha, n_empty, stats, deadline, buf_sq, buf_key, buf_flip):  # type: ignore[no-untyped-def]
+    """Null window (alpha, alpha + 1), fail-soft, for SHALLOW + 1 to HASH_EMPTIES empties."""
+    if _tick(stats, deadline):
+        return 0
+    bound = _stability_bound(own, opp, alpha, n_empty)
+    if bound <= alpha:
+        return bound
+    moves = legal(own, opp)
+    if not moves:
+        if not legal(opp, own):
+            return final_score(own, opp)
+        return -_fastest(opp, own, -alpha - 1, n_empty, stats, deadline, buf_sq, buf_key, buf_flip)
+    n = 0
+    single = not moves & (moves - ONE)
+    while moves:
+        sq = lowest_index(moves)
+        moves &= moves - ONE
+        f = flips(own, opp, sq)
+        buf_sq[n_empty, n] = sq
+        buf_flip[n_empty, n] = f
+        # A single move needs no ordering (a forced move is common this close to the end).
+        buf_key[n_empty, n] = 0 if single else _order_key(own, opp, sq, f)
+        n += 1
+    best = -65
+    for i in range(n):
+        pick = i
+        for j in range(i + 1, n):
+            if buf_key[n_empty, j] < buf_key[n_empty, pick]:
+                pick = j
+        sq = buf_sq[n_empty, pick]
+        f = buf_flip[n_empty, pick]
+        buf_sq[n_empty, pick] = buf_sq[n_empty, i]
+        buf_key[n_empty, pick] = buf_key[n_empty, i]
+        buf_flip[n_empty, pick] = buf_flip[n_empty, i]
+        child_own = opp ^ f
+        child_opp = own | f | (ONE << U(sq))
+        if n_empty - 1 <= SHALLOW:
+            score = -_enter_shallow(child_own, child_opp, -alpha - 1, -alpha, n_empty - 1, stats)
+        else:
+            score = -_fastest(
+                child_own, child_opp, -alpha - 1, n_empty - 1, stats, deadline, buf_sq, buf_key, buf_flip
+            )
+        if stats[1]:
+            return 0
+        if score > best:
+            best = score
+            if score > alpha:
+                return best
+    return best
+
+
 @njit(
     "int64(uint64, uint64, int64, int64, int64, int64[::1], uint64[::1], uint64[::1], int32[:, ::1], int64,"
-    " float64, int64[:, ::1], int64[:, ::1])",
+    " float64, int64[:, ::1], int64[:, ::1], uint64[:, ::1], int16[:, ::1])",
     cache=True,
 )
 def end_solve(  # type: ignore[no-untyped-def]
-    own, opp, alpha, beta, n_empty, stats, keys_own, keys_opp, info, generation, deadline, buf_sq, buf_key
+    own,
+    opp,
+    alpha,
+    beta,
+    n_empty,
+    stats,
+    keys_own,
+    keys_opp,
+    info,
+    generation,
+    deadline,
+    buf_sq,
+    buf_key,
+    buf_flip,
+    weights,
 ):
     """Exact final disc difference within (alpha, beta), else a bound; best square in ``stats[2]``."""
     if n_empty <= SHALLOW:
         stats[2] = -1
         score = _enter_shallow(own, opp, alpha, beta, n_empty, stats)
         return score
-    stats[0] += 1
-    if stats[0] >= stats[3]:
-        stats[3] = stats[0] + TIME_CHECK
-        if clock() > deadline:
-            stats[1] = 1
-    if stats[1]:
+    if _tick(stats, deadline):
         return 0
     moves = legal(own, opp)
     if not moves:
@@ -682,9 +906,15 @@ def end_solve(  # type: ignore[no-untyped-def]
             deadline,
             buf_sq,
             buf_key,
+            buf_flip,
+            weights,
         )
         stats[2] = -1
         return score
+    bound = _stability_bound(own, opp, alpha, n_empty)
+    if bound <= alpha:
+        stats[2] = lowest_index(moves)
+        return bound
     slot = _slot(own, opp, U(keys_own.shape[0] - 1))
     first = -1
     if keys_own[slot] == own and keys_opp[slot] == opp and info[slot, 0] == generation:
@@ -703,21 +933,19 @@ def end_solve(  # type: ignore[no-untyped-def]
     while moves:
         sq = lowest_index(moves)
         moves &= moves - ONE
+        f = flips(own, opp, sq)
+        buf_sq[n_empty, n] = sq
+        buf_flip[n_empty, n] = f
         if sq == first:
             key = -(1 << 30)
+        elif n_empty >= EVAL_SORT_EMPTIES:
+            # The opponent's value after the move, deeper further from the end.
+            depth = 1 if n_empty < 19 else (2 if n_empty < 22 else 3)
+            # plus fastest first (about a disc a reply), which still finds wipe-outs best.
+            key = _order_value(opp ^ f, own | f | (ONE << U(sq)), depth, -INF, INF, weights)
+            key += 2 * _order_key(own, opp, sq, f)
         else:
-            bit = ONE << U(sq)
-            f = flips(own, opp, sq)
-            new_own = own | f | bit
-            new_opp = opp ^ f
-            replies = legal(new_opp, new_own)
-            key = (
-                16 * popcount(replies)
-                + 16 * popcount(replies & CORNERS)
-                + popcount(new_own & neighbours(~(new_own | new_opp)))
-                - WEIGHTS[sq] // 10
-            )
-        buf_sq[n_empty, n] = sq
+            key = _order_key(own, opp, sq, f)
         buf_key[n_empty, n] = key
         n += 1
     original_alpha = alpha
@@ -729,12 +957,13 @@ def end_solve(  # type: ignore[no-untyped-def]
             if buf_key[n_empty, j] < buf_key[n_empty, pick]:
                 pick = j
         sq = buf_sq[n_empty, pick]
+        f = buf_flip[n_empty, pick]
         buf_sq[n_empty, pick] = buf_sq[n_empty, i]
         buf_key[n_empty, pick] = buf_key[n_empty, i]
-        f = flips(own, opp, sq)
+        buf_flip[n_empty, pick] = buf_flip[n_empty, i]
         child_own = opp ^ f
         child_opp = own | f | (ONE << U(sq))
-        if best_sq < 0:
+        if best_sq < 0 and beta - alpha > 1:
             score = -end_solve(
                 child_own,
                 child_opp,
@@ -749,23 +978,35 @@ def end_solve(  # type: ignore[no-untyped-def]
                 deadline,
                 buf_sq,
                 buf_key,
+                buf_flip,
+                weights,
             )
         else:
-            score = -end_solve(
-                child_own,
-                child_opp,
-                -alpha - 1,
-                -alpha,
-                n_empty - 1,
-                stats,
-                keys_own,
-                keys_opp,
-                info,
-                generation,
-                deadline,
-                buf_sq,
-                buf_key,
-            )
+            # Null window: the table only where it pays, then the cheaper layers.
+            if n_empty - 1 > HASH_EMPTIES:
+                score = -end_solve(
+                    child_own,
+                    child_opp,
+                    -alpha - 1,
+                    -alpha,
+                    n_empty - 1,
+                    stats,
+                    keys_own,
+                    keys_opp,
+                    info,
+                    generation,
+                    deadline,
+                    buf_sq,
+                    buf_key,
+                    buf_flip,
+                    weights,
+                )
+            elif n_empty - 1 > SHALLOW:
+                score = -_fastest(
+                    child_own, child_opp, -alpha - 1, n_empty - 1, stats, deadline, buf_sq, buf_key, buf_flip
+                )
+            else:
+                score = -_enter_shallow(child_own, child_opp, -alpha - 1, -alpha, n_empty - 1, stats)
             if alpha < score < beta:
                 score = -end_solve(
                     child_own,
@@ -781,6 +1022,8 @@ def end_solve(  # type: ignore[no-untyped-def]
                     deadline,
                     buf_sq,
                     buf_key,
+                    buf_flip,
+                    weights,
                 )
         if stats[1]:
             return 0
@@ -821,6 +1064,7 @@ class Tables:
         self.generation = 0
         self.buf_sq = np.zeros((130, 40), np.int64)
         self.buf_key = np.zeros((130, 40), np.int64)
+        self.buf_flip = np.zeros((130, 40), np.uint64)
 
     def next_generation(self) -> int:
         with LOCK:
@@ -871,6 +1115,8 @@ def solve(own: int, opp: int, alpha: int, beta: int, deadline: float) -> tuple[i
             deadline,
             tables.buf_sq,
             tables.buf_key,
+            tables.buf_flip,
+            pattern_array(),
         )
     best = int(stats[2])
     if n_empty <= SHALLOW:

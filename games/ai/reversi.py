@@ -244,7 +244,7 @@ class EndgameSolver:
         self.deadline = deadline
         self.nodes = 0
         self.table: dict[int, tuple[int, int, int | None]] = {}
-        # The compiled core when there is one (same algorithm, same answers), unless told otherwise.
+        # The compiled core when there is one (same answers, more cut-offs), unless told otherwise.
         self.core = compiled_core() if compiled is None or compiled else None
         if compiled and self.core is None:
             raise RuntimeError(

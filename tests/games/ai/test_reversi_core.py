@@ -92,6 +92,23 @@ def test_the_compiled_solver_gives_the_pure_python_solver_scores_and_a_move_that
             checked += 1
 
 
+def test_discs_the_solver_counts_as_stable_are_never_flipped_later_in_the_game():
+    # The endgame solver cuts a search short on the opponent's stable discs: a disc wrongly
+    # counted stable would make it return a wrong exact score.
+    rng = random.Random(23)
+    found = 0
+    for _ in range(40):
+        positions = random_game(rng)
+        for i, state in enumerate(positions):
+            black = int(core.stable_discs(core.U(state.black), core.U(state.white)))
+            white = int(core.stable_discs(core.U(state.white), core.U(state.black)))
+            assert black & ~state.black == 0 and white & ~state.white == 0
+            for later in positions[i + 1 :]:
+                assert black & ~later.black == 0 and white & ~later.white == 0
+            found += (black | white).bit_count()
+    assert found > 10_000  # corners, edges grown from them and full lines all count
+
+
 def solve_ffo_1_to_19() -> None:
     lines = [ln for ln in (DATA / "fforum-1-19.obf").read_text().splitlines() if ln.strip()]
     for line in lines:
