@@ -130,7 +130,7 @@ class PositionEval:
             "line": list(self.line),
             "exact": self.exact,
             "score": None if self.score is None else round(self.score, 3),
-            "only": bool(self.only),  # a compiled core's answer may be numpy's bool
+            "only": self.only,
         }
 
     @classmethod
@@ -449,7 +449,7 @@ def _position(
         result.line[:LINE_LENGTH],
         None if exact is None else sign * exact,
         result.score,
-        result.only,
+        bool(result.only),  # a compiled core's answer may be numpy's bool, which JSON refuses
     )
 
 
