@@ -1,6 +1,6 @@
 """Is the analysis's accuracy believable? A random player should score low, Hard against Hard high.
 
-    .venv/bin/python bench/analysis_accuracy.py [--games N] [--seed S] [--hard-seconds T] [GAME ...]
+    .venv/bin/python bench/analysis_accuracy.py [--games N] [--seed S] [--hard-seconds T] [--cache DIR] [GAME ...]
 
 Per game: ``--games`` games of a random player (seeded) against Hard, colours
 alternating, and as many of Hard against Hard; each game analysed whole, as the
@@ -11,11 +11,17 @@ worst case, the target is at least 90 %), the labels the random player's moves g
 and the CPU seconds per analysed game. Hard moves at ``--hard-seconds`` a move (its
 default budget on the compiled core is 0.25 s); its games depend on the machine's
 speed, the random player's moves and the analysis do not.
+
+``--cache DIR`` keeps each game's moves and position evaluations in DIR (one JSON file a
+game); a later run with the same seeds judges those again without playing or searching,
+which is how a change to the judging (``judge_game``, ``summarize``) is measured cheaply.
+It is only valid while the evaluation (``evaluate``, its budgets and curves) is unchanged.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -26,7 +32,7 @@ from random import Random
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.ai import choose_move  # noqa: E402
-from games.ai.analysis import LABELS, evaluate, judge_game, summarize  # noqa: E402
+from games.ai.analysis import LABELS, PositionEval, evaluate, judge_game, summarize  # noqa: E402
 from games.engines import ENGINES, get  # noqa: E402
 
 
@@ -45,8 +51,8 @@ def play(slug: str, players: tuple[str, str], seed: int, hard_seconds: float) ->
     return moves
 
 
-def analyse(slug: str, moves: list[str]) -> tuple[list[dict], list[str], float]:
-    """(both sides' summaries, the labels per side 0 and 1 as 'side:label', CPU seconds)."""
+def evaluations(slug: str, moves: list[str]) -> tuple[list[PositionEval], float]:
+    """Every position of the game evaluated at the fixed budget, and the CPU seconds it took."""
     engine = get(slug)
     started = time.process_time()
     state, evals = engine.initial(), []
@@ -54,10 +60,35 @@ def analyse(slug: str, moves: list[str]) -> tuple[list[dict], list[str], float]:
         evals.append(evaluate(engine, state))
         if index < len(moves):
             state = engine.play(state, moves[index])
+    return evals, time.process_time() - started
+
+
+def analyse(slug: str, moves: list[str], evals: list[PositionEval]) -> tuple[list[dict], list[str]]:
+    """(both sides' summaries, the labels per side 0 and 1 as 'side:label')."""
+    engine = get(slug)
     judged = judge_game(engine, moves, evals)
     summary = [s.as_dict() for s in summarize(judged, [e.chances for e in evals])]
-    seconds = time.process_time() - started
-    return summary, [f"{j.side}:{j.label}" for j in judged], seconds
+    return summary, [f"{j.side}:{j.label}" for j in judged]
+
+
+def one_game(
+    slug: str, players: tuple[str, str], seed: int, hard_seconds: float, cache: Path | None
+) -> tuple[list[dict], list[str], float | None]:
+    """Play (or read from ``cache``) and analyse one game: summaries, labels, CPU seconds of analysis."""
+    path = None if cache is None else cache / f"{slug}-{players[0]}-{players[1]}-{seed}.json"
+    if path is not None and path.exists():
+        data = json.loads(path.read_text())
+        moves, evals = data["moves"], [PositionEval.from_dict(e) for e in data["evals"]]
+        seconds = None
+    else:
+        moves = play(slug, players, seed, hard_seconds)
+        evals, seconds = evaluations(slug, moves)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            record = {"moves": moves, "evals": [e.as_dict() for e in evals], "hard_seconds": hard_seconds}
+            path.write_text(json.dumps(record) + "\n")
+    summary, labels = analyse(slug, moves, evals)
+    return summary, labels, seconds
 
 
 def _row(values: list[float]) -> str:
@@ -72,6 +103,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--hard-seconds", type=float, default=0.25)
+    parser.add_argument("--cache", type=Path, default=None)
     args = parser.parse_args()
     for slug in args.slugs:
         random_acc: list[float] = []
@@ -82,13 +114,13 @@ def main() -> None:
             seed = args.seed * 1000 + game
             random_side = game % 2
             players = ("random", "hard") if random_side == 0 else ("hard", "random")
-            summary, judged, cpu = analyse(slug, play(slug, players, seed, args.hard_seconds))
-            seconds.append(cpu)
+            summary, judged, cpu = one_game(slug, players, seed, args.hard_seconds, args.cache)
+            seconds += [] if cpu is None else [cpu]
             if summary[random_side]["accuracy"] is not None:
                 random_acc.append(summary[random_side]["accuracy"])
             labels.update(label.split(":")[1] for label in judged if label.startswith(f"{random_side}:"))
-            summary, _, cpu = analyse(slug, play(slug, ("hard", "hard"), seed, args.hard_seconds))
-            seconds.append(cpu)
+            summary, _, cpu = one_game(slug, ("hard", "hard"), seed, args.hard_seconds, args.cache)
+            seconds += [] if cpu is None else [cpu]
             hard_acc += [s["accuracy"] for s in summary if s["accuracy"] is not None]
             print(
                 f"  {slug} game {game + 1}: random {random_acc[-1] if random_acc else '-'}"
@@ -100,7 +132,8 @@ def main() -> None:
         print(
             f"{slug:<13} random ({len(random_acc)}): {_row(random_acc)} | "
             f"hard v hard ({len(hard_acc)}): {_row(hard_acc)} | "
-            f"analysis {statistics.mean(seconds):.1f} s CPU a game | random's labels {share}",
+            f"analysis {statistics.mean(seconds) if seconds else float('nan'):.1f} s CPU a game"
+            f" | random's labels {share}",
             flush=True,
         )
 

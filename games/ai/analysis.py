@@ -24,7 +24,9 @@ Without a loaded core the same kinds of search run in pure Python at the
 smaller ``PYTHON_BUDGET`` (the fallback; a worker's first seconds).
 
 A move is judged by the drop in the mover's winning chances between the
-position before it (best play) and the position after it: lichess's thresholds
+position before it (best play) and the position after it, or, when more, the drop
+its loss of score would be from an even position (the fitted curve's steepest
+point, so a move that throws discs away in a lost position still counts): lichess's thresholds
 0.1 an inaccuracy, 0.2 a mistake, 0.3 a blunder (on the -1..+1 scale, i.e. 5,
 10 and 15 points of winning percentage); below them "best", "excellent" or
 "good" (``label``). "Only move": the best move, played, when every other move
@@ -59,8 +61,11 @@ EXCELLENT_DROP = 0.04  # two points
 ONLY_DROP = 0.2  # "only move": every other move drops at least this much (a mistake)
 # A move that throws discs or pieces away in a decided position loses no winning chances, yet
 # it is a bad move: it counts with this share of the drop the same loss of score would be in an
-# even game (random clicking scored 89.9 % in Reversi on the winning chances alone).
-SCORE_WEIGHT = 0.5
+# even game (random clicking scored 89.9 % in Reversi on the winning chances alone). The whole
+# drop, not half of it (until Dec 2026): a move's loss is judged on the fitted curve where it
+# says most, at the even point, and half let a random player score 64 % against Hard in Reversi
+# (bench/analysis_accuracy.py, docs/performance.md).
+SCORE_WEIGHT = 1.0
 PHASES: tuple[str, ...] = ("opening", "middle", "end")
 LINE_LENGTH = 4  # plies shown of the line that follows a better move
 SEED = 20_240_517  # the Monte Carlo searches' fixed seed
@@ -293,7 +298,7 @@ def judge_move(
 ) -> MoveJudgement:
     """Judge the move ``move`` by ``side`` that led from ``before`` to ``after``.
 
-    With the game's ``scale``, the drop is at least ``SCORE_WEIGHT`` times the drop the
+    With the game's ``scale``, the drop is at least ``SCORE_WEIGHT`` (1: all of) the drop the
     move's loss of score would be in an even position (``moves_again``: the mover is to
     move after it too, so the score after keeps its sign).
     """
@@ -444,7 +449,7 @@ def _position(
         result.line[:LINE_LENGTH],
         None if exact is None else sign * exact,
         result.score,
-        result.only,
+        bool(result.only),  # a compiled core's answer may be numpy's bool, which JSON refuses
     )
 
 

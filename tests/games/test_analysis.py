@@ -3,6 +3,7 @@ loop, the JSON endpoint and the replay page."""
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 
 import pytest
@@ -324,3 +325,25 @@ def test_a_stalled_analysis_shows_as_stalled_and_asking_again_continues_it(
     with django_capture_on_commit_callbacks(execute=True):
         again = analysis.request_analysis(game_id=game.pk, identity=Identity(ann, None))
     assert again.pk == pending.pk and again.status == Analysis.Status.QUEUED and queued == [pending.pk]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", ["reversi", "ataxx", "quantum_ttt", "ultimate_ttt", "four_tac_toe"])
+def test_a_report_of_every_game_is_stored_from_the_compiled_cores_answers(user_factory, queued, slug):
+    # The Monte Carlo cores once answered "only move" with numpy's bool, which JSON refuses:
+    # every Ultimate TTT and Four Tac Toe analysis failed in the worker.
+    engine, rng = get(slug), random.Random(5)
+    tokens: list[str] = []
+    state = engine.initial()
+    for _ in range(6):
+        move = rng.choice(engine.legal_moves(state))
+        tokens.append(move)
+        state = engine.play(state, move)
+    ann = user_factory()
+    game = finished_game(slug, tokens, user=ann)
+    pending = analysis.request_analysis(game_id=game.pk, identity=Identity(ann, None))
+    assert analysis.run_analysis(pending.pk)
+    done = Analysis.objects.get(pk=pending.pk)
+    assert done.status == Analysis.Status.DONE and done.budget == maths.BUDGET[slug]
+    assert [j["move"] for j in done.judgements] == tokens
+    assert all(isinstance(p["only"], bool) for p in done.positions)

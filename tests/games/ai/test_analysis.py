@@ -325,3 +325,22 @@ def test_the_python_fallback_also_takes_the_corner():
     with pure_python():
         before = evaluate(REVERSI, state)
     assert before.best == "a1" and before.chances < -0.3
+
+
+# Calibrated accuracy: a move's loss of score counts all the drop it would be in an even game.
+
+REVERSI_SCALE = 7.73  # discs, as fitted (the test gives the scale itself)
+
+
+def test_throwing_discs_away_in_a_lost_reversi_position_is_still_a_mistake():
+    # Black (side 0) is 25 discs down, 3 % winning. A random-looking move gives 4 more discs away:
+    # its winning chances hardly move, yet in an even game those 4 discs would cost 12 points.
+    before = PositionEval(-0.94, "c4", score=-25.0)
+    after = PositionEval(-0.95, "d3", score=29.0)  # white to move, 29 discs up
+    judged = judge_move(20, 0, "h8", before, after, forced=False, scale=REVERSI_SCALE)
+    assert judged.kind == "mistake" and judged.best == "c4"
+    assert judged.accuracy < 60
+    # On the winning chances alone it is nothing (a drop of 0.01), and counting only half of the
+    # even game's drop (the analysis before Dec 2026) called it an inaccuracy.
+    assert judge_move(20, 0, "h8", before, after, forced=False).kind is None
+    assert 0.1 < judged.drop / 2 < 0.2
