@@ -639,6 +639,22 @@ def _stability_bound(own, opp, alpha, n_empty):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
+def _take_best(buf_sq, buf_key, buf_flip, row, i, n):  # type: ignore[no-untyped-def]
+    """Selection sort's step: the move of lowest key among ``i..n-1`` of ``row`` swapped to ``i``;
+    returns its square and flips (the endgame buffers hold each move's flips, computed once)."""
+    pick = i
+    for j in range(i + 1, n):
+        if buf_key[row, j] < buf_key[row, pick]:
+            pick = j
+    sq = buf_sq[row, pick]
+    f = buf_flip[row, pick]
+    buf_sq[row, pick] = buf_sq[row, i]
+    buf_key[row, pick] = buf_key[row, i]
+    buf_flip[row, pick] = buf_flip[row, i]
+    return sq, f
+
+
+@njit(cache=True, inline="always")
 def _order_key(own, opp, sq, f):  # type: ignore[no-untyped-def]
     """Fastest first: the move leaving the opponent the fewest replies (corners counted twice),
     then the fewest of our discs next to empty squares, then the better square; lowest first."""
@@ -832,15 +848,7 @@ def _fastest(own, opp, alpha, n_empty, stats, deadline, buf_sq, buf_key, buf_fli
         n += 1
     best = -65
     for i in range(n):
-        pick = i
-        for j in range(i + 1, n):
-            if buf_key[n_empty, j] < buf_key[n_empty, pick]:
-                pick = j
-        sq = buf_sq[n_empty, pick]
-        f = buf_flip[n_empty, pick]
-        buf_sq[n_empty, pick] = buf_sq[n_empty, i]
-        buf_key[n_empty, pick] = buf_key[n_empty, i]
-        buf_flip[n_empty, pick] = buf_flip[n_empty, i]
+        sq, f = _take_best(buf_sq, buf_key, buf_flip, n_empty, i, n)
         child_own = opp ^ f
         child_opp = own | f | (ONE << U(sq))
         if n_empty - 1 <= SHALLOW:
@@ -952,15 +960,7 @@ def end_solve(  # type: ignore[no-untyped-def]
     best_score = -65
     best_sq = -1
     for i in range(n):
-        pick = i
-        for j in range(i + 1, n):
-            if buf_key[n_empty, j] < buf_key[n_empty, pick]:
-                pick = j
-        sq = buf_sq[n_empty, pick]
-        f = buf_flip[n_empty, pick]
-        buf_sq[n_empty, pick] = buf_sq[n_empty, i]
-        buf_key[n_empty, pick] = buf_key[n_empty, i]
-        buf_flip[n_empty, pick] = buf_flip[n_empty, i]
+        sq, f = _take_best(buf_sq, buf_key, buf_flip, n_empty, i, n)
         child_own = opp ^ f
         child_opp = own | f | (ONE << U(sq))
         if best_sq < 0 and beta - alpha > 1:
