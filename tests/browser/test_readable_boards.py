@@ -141,10 +141,14 @@ def test_on_a_phone_the_clocks_status_and_buttons_are_in_sight_with_the_board(
 def test_a_player_looks_back_through_a_live_game_and_returns_to_it(new_context):
     page = new_context().new_page()
     start_game_from_home(page, "reversi", opponent="computer", minutes="0", side="0")
+    # Wait for the computer's reply, not only for "my turn": a loaded machine can leave the
+    # page on the turn before the click for a moment (a rehearsal read ply 3 here).
     click_move(page, "reversi", "d3")
+    page.wait_for_function("() => window.__game.snapshot.ply >= 2")
     wait_my_turn_or_over(page)
     reply = snapshot(page)["moves"][1]
     click_move(page, "reversi", snapshot(page)["position"]["legal_moves"][0])
+    page.wait_for_function("() => window.__game.snapshot.ply >= 4")
     state = wait_my_turn_or_over(page)
     assert state["ply"] == 4
 
