@@ -23,12 +23,18 @@ def group(tournament_id: int) -> str:
 
 
 def announce(tournament_id: int) -> None:
-    """The standings changed: tell the pages now, or once the quiet second is over."""
-    if cache.add(f"tournaments:{tournament_id}:sent", 1, timeout=QUIET_SECONDS):
-        send_standings(tournament_id)
-    elif cache.add(f"tournaments:{tournament_id}:later", 1, timeout=QUIET_SECONDS * 2):
-        from tournaments.tasks import announce_later
+    """The standings changed: the pages are told now, or once the quiet second is over.
 
+    Always by a task (queue ``background``), never by the caller: the caller is
+    mostly a result being counted on the ``live`` worker, and a busy arena's
+    standings (every player, every game in play) take longer to read than the
+    result itself, while the next results queue behind it.
+    """
+    from tournaments.tasks import announce_later
+
+    if cache.add(f"tournaments:{tournament_id}:sent", 1, timeout=QUIET_SECONDS):
+        announce_later.delay(tournament_id)
+    elif cache.add(f"tournaments:{tournament_id}:later", 1, timeout=QUIET_SECONDS * 2):
         announce_later.apply_async((tournament_id,), countdown=QUIET_SECONDS)
 
 

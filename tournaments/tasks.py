@@ -32,6 +32,7 @@ def sweep() -> int:
 
 @shared_task(acks_late=True)
 def announce_later(tournament_id: int) -> None:
+    """The standings to the tournament's pages (``live.announce``: now or after the quiet second)."""
     from tournaments.live import send_standings
 
     send_standings(tournament_id)

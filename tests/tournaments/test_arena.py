@@ -150,3 +150,32 @@ def test_when_time_is_up_the_last_game_still_counts_and_its_winner_wins(arena, a
     assert arena.status == Tournament.Status.FINISHED and arena.winner == game.user1
     assert entry(arena, game.user1).place == 1 and entry(arena, game.user0).place == 2
     assert Game.objects.filter(status=Game.Status.ACTIVE).count() == 0
+
+
+def test_games_that_end_while_the_worker_is_busy_are_counted_and_paired_by_the_first_run(
+    arena, alice, bob, carol, user_factory, monkeypatch, django_assert_num_queries
+):
+    dave = user_factory("dave")
+    on_the_page(arena, alice, bob, carol, dave)
+    for user in (alice, bob, carol, dave):
+        services.join(tournament_id=arena.pk, user=user)
+    first, second = Game.objects.filter(status=Game.Status.ACTIVE).order_by("pk")
+    # Both results wait in the queue: the worker is busy.
+    monkeypatch.setattr("tournaments.tasks.after_game.delay", lambda game_id: None)
+    play.resign(game_id=first.pk, identity=me(first.user0))
+    play.resign(game_id=second.pk, identity=me(second.user0))
+    monkeypatch.undo()
+
+    services.after_game(first.pk)
+
+    # Both games counted, every winner scored, and all four paired again, never with the same opponent.
+    assert Pairing.objects.filter(game__in=[first, second], scored_at=None).count() == 0
+    assert entry(arena, first.user1).score == 2 and entry(arena, second.user1).score == 2
+    for game in (first, second):
+        for user in (game.user0, game.user1):
+            new = game_of(arena, user)
+            assert new is not None and {new.user0, new.user1} != {game.user0, game.user1}
+    # The second game's own run finds it counted: one read, no lock, nothing paired twice.
+    with django_assert_num_queries(1):
+        services.after_game(second.pk)
+    assert Game.objects.filter(status=Game.Status.ACTIVE).count() == 2

@@ -21,8 +21,8 @@ from tournaments import live
 from tournaments.models import Pairing, Tournament
 from tournaments.selectors import standings
 from tournaments.services.base import locked, now
-from tournaments.services.pairing import pair_arena, pair_swiss_round
-from tournaments.services.scoring import score_game, update_buchholz
+from tournaments.services.pairing import pair_arena, pair_free_players, pair_swiss_round
+from tournaments.services.scoring import score_finished, score_game, update_buchholz
 
 logger = logging.getLogger(__name__)
 
@@ -84,28 +84,38 @@ def advance(tournament_id: int, *, skip_locked: bool = False) -> None:
 def after_game(game_id: int) -> None:
     """A game ended: count it, then pair (arena) or move on (Swiss): the task of ``game_finished``.
 
-    An arena counts the result and pairs in one transaction, under one take of
-    the tournament's lock: the two players are free and paired in the same
-    commit, and a busy arena's results queue behind one lock each, not three.
+    An arena counts and pairs in one transaction, under one take of the
+    tournament's lock, and counts every game that ended while this task waited
+    for it: when results come faster than the worker counts them one by one
+    (several games ending together), the first run counts them all and pairs
+    once, and the runs queued behind it find their games counted and return.
     """
     found = (
         Pairing.objects.filter(game_id=game_id)
         .values_list(
-            "tournament_id", "tournament__kind", "tournament__starts_at", "tournament__duration_minutes"
+            "tournament_id",
+            "tournament__kind",
+            "tournament__starts_at",
+            "tournament__duration_minutes",
+            "scored_at",
         )
         .first()
     )
     if found is None:
         return
-    tournament_id, kind, starts_at, duration = found
+    tournament_id, kind, starts_at, duration, scored_at = found
+    if scored_at is not None:
+        return  # counted by an earlier run, which paired or moved on then
     if kind != Tournament.Kind.ARENA:
         score_game(game_id)
         attend(tournament_id)
         return
     with transaction.atomic():
-        score_game(game_id)
-        pair_arena(tournament_id)
-    if now() >= starts_at + timedelta(minutes=duration):
+        tournament = locked(tournament_id)
+        counted = score_finished(tournament)
+        if counted:
+            pair_free_players(tournament)
+    if counted and now() >= starts_at + timedelta(minutes=duration):
         advance(tournament_id)  # the arena's end, once its last game is counted
 
 

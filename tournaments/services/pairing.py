@@ -46,47 +46,55 @@ def pair_arena(tournament_id: int, *, skip_locked: bool = False) -> list[int]:
     # No savepoint, as in score_game: a failure here undoes the caller's whole transaction.
     with transaction.atomic(savepoint=False):
         tournament = locked(tournament_id, skip_locked=skip_locked)
-        if tournament is None or tournament.status != Tournament.Status.RUNNING:
+        if tournament is None:
             return []
-        if tournament.ends_at is not None and now() >= tournament.ends_at:
-            return []
-        free = list(
-            Participant.objects.filter(tournament=tournament, withdrawn=False, paused=False, playing=None)
-            .select_related("user", "last_game")
-            .order_by("free_since", "pk")
+        return pair_free_players(tournament)
+
+
+def pair_free_players(tournament: Tournament) -> list[int]:
+    """``pair_arena`` inside the caller's transaction, which holds the tournament's lock."""
+    tournament_id = tournament.pk
+    if tournament.status != Tournament.Status.RUNNING:
+        return []
+    if tournament.ends_at is not None and now() >= tournament.ends_at:
+        return []
+    free = list(
+        Participant.objects.filter(tournament=tournament, withdrawn=False, paused=False, playing=None)
+        .select_related("user", "last_game")
+        .order_by("free_since", "pk")
+    )
+    # One Redis round trip for every free player's tournament page; only those
+    # not on it are looked for on their last game's page.
+    on_page = presence.on_tournament_page_of(tournament.pk, [e.user_id for e in free])
+    here: list[Participant] = []
+    for entry in free:
+        if entry.last_game_id is not None and entry.user_id not in on_page and not _still_there(entry):
+            # Left the page: paused after their game ended, until they come back and resume.
+            entry.paused = True
+            entry.save(update_fields=["paused"])
+            transaction.on_commit(lambda: live.announce(tournament_id), robust=True)
+        else:
+            here.append(entry)
+    if len(here) < 2:
+        return []
+    busy = _busy_elsewhere([e.user_id for e in here])
+    here = [e for e in here if e.user_id not in busy]
+    ratings = rating_values([e.user_id for e in here], tournament.game)
+    by_key = {e.pk: e for e in here}
+    candidates = [
+        Candidate(
+            key=e.pk,
+            user_id=e.user_id,
+            score=e.score,
+            rating=ratings[e.user_id],
+            last_opponent=e.last_opponent_id,
         )
-        # One Redis round trip for every free player's tournament page; only those
-        # not on it are looked for on their last game's page.
-        on_page = presence.on_tournament_page_of(tournament.pk, [e.user_id for e in free])
-        here: list[Participant] = []
-        for entry in free:
-            if entry.last_game_id is not None and entry.user_id not in on_page and not _still_there(entry):
-                # Left the page: paused after their game ended, until they come back and resume.
-                entry.paused = True
-                entry.save(update_fields=["paused"])
-                transaction.on_commit(lambda: live.announce(tournament_id), robust=True)
-            else:
-                here.append(entry)
-        if len(here) < 2:
-            return []
-        busy = _busy_elsewhere([e.user_id for e in here])
-        here = [e for e in here if e.user_id not in busy]
-        ratings = rating_values([e.user_id for e in here], tournament.game)
-        by_key = {e.pk: e for e in here}
-        candidates = [
-            Candidate(
-                key=e.pk,
-                user_id=e.user_id,
-                score=e.score,
-                rating=ratings[e.user_id],
-                last_opponent=e.last_opponent_id,
-            )
-            for e in here
-        ]
-        made = []
-        for a, b in arena_pairs(candidates, blocked=blocked_among(ratings)):
-            white, black = _arena_colours(by_key[a.key], by_key[b.key])
-            made.append(_start(tournament, white, black, round_number=0))
+        for e in here
+    ]
+    made = []
+    for a, b in arena_pairs(candidates, blocked=blocked_among(ratings)):
+        white, black = _arena_colours(by_key[a.key], by_key[b.key])
+        made.append(_start(tournament, white, black, round_number=0))
     return made
 
 

@@ -10,6 +10,8 @@ from tournaments.models import Pairing, Participant, Tournament
 from tournaments.rules import BASE, Result, arena_points, buchholz, next_streak
 from tournaments.services.base import locked, now
 
+OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
+
 
 def _result(game: Game, side: int) -> Result:
     if game.winner is None:
@@ -33,20 +35,46 @@ def score_game(game_id: int) -> bool:
         tournament = locked(tournament_id)
         # of=self: PostgreSQL cannot lock the nullable side of the join (a bye has no game).
         pairing = Pairing.objects.select_related("game").select_for_update(of=("self",)).get(pk=pairing_id)
-        game = pairing.game
-        if pairing.scored_at is not None or game is None or not game.is_over:
+        if pairing.scored_at is not None or pairing.game is None or not pairing.game.is_over:
             return False
-        assert pairing.black_id is not None  # a bye has no game: it returned above
-        white, black = (
-            Participant.objects.select_for_update().get(pk=pairing.white_id),
-            Participant.objects.select_for_update().get(pk=pairing.black_id),
-        )
+        _count(tournament, [pairing])
+    return True
+
+
+def score_finished(tournament: Tournament) -> int:
+    """Count every game of the tournament that is over and not counted yet, inside the caller's lock.
+
+    A busy arena's results queue behind its lock: the first to get it counts
+    every game that ended meanwhile, so the results waiting behind it find
+    theirs counted and its players paired, and return at once. Returns how many.
+    """
+    pairings = list(
+        Pairing.objects.select_related("game")
+        .select_for_update(of=("self",))
+        .filter(tournament=tournament, scored_at=None, game__status__in=OVER)
+        .order_by("game__finished_at", "pk")
+    )
+    _count(tournament, pairings)
+    return len(pairings)
+
+
+def _count(tournament: Tournament, pairings: list[Pairing]) -> None:
+    """Points, streaks and the players' freedom for these locked, finished, uncounted pairings."""
+    if not pairings:
+        return
+    seats = [seat for pairing in pairings for seat in (pairing.white_id, pairing.black_id)]
+    entries = Participant.objects.select_for_update().in_bulk(seats)
+    moment = now()
+    for pairing in pairings:
+        game = pairing.game
+        assert game is not None and pairing.black_id is not None  # a bye has no game, and is counted at once
+        white, black = entries[pairing.white_id], entries[pairing.black_id]
         counted = game.status == Game.Status.FINISHED
         for side, entry, opponent in ((0, white, black), (1, black, white)):
             entry.playing = None
             entry.last_game = game
             entry.last_opponent_id = opponent.user_id
-            entry.free_since = game.finished_at or now()
+            entry.free_since = game.finished_at or moment
             if counted:
                 result = _result(game, side)
                 points = arena_points(result, streak=entry.streak) if tournament.is_arena else BASE[result]
@@ -61,10 +89,10 @@ def score_game(game_id: int) -> bool:
                 else:
                     pairing.points_black = points
             entry.save()
-        pairing.scored_at = now()
+        pairing.scored_at = moment
         pairing.save(update_fields=["points_white", "points_black", "scored_at"])
-        transaction.on_commit(lambda: live.announce(tournament_id), robust=True)
-    return True
+    tournament_id = tournament.pk
+    transaction.on_commit(lambda: live.announce(tournament_id), robust=True)
 
 
 def update_buchholz(tournament: Tournament) -> None:
