@@ -26,10 +26,10 @@ class TournamentConsumer(JsonConsumer):
         self.renewal: asyncio.Task | None = None
         # Listen first, then read: standings sent while the page reads are heard, never lost in between.
         await self._join(live.group(self.tournament_id))
-        snapshot = await database_sync_to_async(selectors.snapshot, thread_sensitive=False)(
+        standings = await database_sync_to_async(live.standings_text, thread_sensitive=False)(
             self.tournament_id
         )
-        if snapshot is None:
+        if standings is None:
             await self.close(code=CLOSE_NOT_FOUND)  # before accept: the handshake is refused, as the game's
             return
         user = self.scope.get("user")
@@ -41,7 +41,7 @@ class TournamentConsumer(JsonConsumer):
             await presence.arrive(self.tournament_id, self.user_id, self.channel_name)
             self.renewal = asyncio.get_running_loop().create_task(self._renew(self.user_id))
         await self.accept()
-        await self.send_json(snapshot)
+        await self.send(text_data=standings)
         if self.user_id is not None:
             # Paired while no page of theirs was open (the join's redirect, a reconnect): it is in the rows.
             game_id = await database_sync_to_async(selectors.game_in_play, thread_sensitive=False)(
@@ -69,7 +69,7 @@ class TournamentConsumer(JsonConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def tournament_update(self, event: dict[str, Any]) -> None:
-        await self.send_json(event["payload"])
+        await self.send(text_data=event["text"])  # encoded once for every page (live.send_standings)
 
     async def notify(self, event: dict[str, Any]) -> None:
         """Of the player's notifications, only their next game of this tournament."""
@@ -78,9 +78,9 @@ class TournamentConsumer(JsonConsumer):
             await self.send_json(payload)
 
     async def on_sync(self, message: dict[str, Any]) -> None:
-        """The standings now (after a gap, or on demand)."""
-        snapshot = await database_sync_to_async(selectors.snapshot, thread_sensitive=False)(
+        """The standings now (after a gap, or on demand): the last sent, which no change is newer than."""
+        standings = await database_sync_to_async(live.standings_text, thread_sensitive=False)(
             self.tournament_id
         )
-        if snapshot is not None:
-            await self.send_json(snapshot)
+        if standings is not None:
+            await self.send(text_data=standings)

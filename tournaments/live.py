@@ -13,9 +13,12 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.cache import cache
 
+from config.websocket import compact_json
 from tournaments import selectors
 
 QUIET_SECONDS = 1
+# The last standings sent stay readable this long; a tournament quiet for longer is read again.
+STANDINGS_KEPT_SECONDS = 300
 
 
 def group(tournament_id: int) -> str:
@@ -38,14 +41,40 @@ def announce(tournament_id: int) -> None:
         announce_later.apply_async((tournament_id,), countdown=QUIET_SECONDS)
 
 
+def _standings_key(tournament_id: int) -> str:
+    return f"tournaments:{tournament_id}:standings"
+
+
 def send_standings(tournament_id: int) -> None:
+    """The standings, encoded once for every page, kept for the pages that open next, then sent.
+
+    Kept before sent: a page that joins the group after this send finds this
+    text or a later one in the cache (``standings_text``).
+    """
     cache.delete(f"tournaments:{tournament_id}:later")
     payload = selectors.snapshot(tournament_id)
     if payload is None:
         return
+    text = compact_json(payload)
+    cache.set(_standings_key(tournament_id), text, timeout=STANDINGS_KEPT_SECONDS)
     async_to_sync(get_channel_layer().group_send)(
-        group(tournament_id), {"type": "tournament.update", "payload": payload}
+        group(tournament_id), {"type": "tournament.update", "text": text}
     )
+
+
+def standings_text(tournament_id: int) -> str | None:
+    """What a page opening now is sent: the last standings sent, else read now (None: no such tournament).
+
+    At an arena's start its players open the page together: reading a big
+    arena's standings for each of them was what made their handshakes time out
+    (docs/performance.md, issue #29, session 11). Every change of the standings
+    announces them, so the last text sent is never older than the quiet second.
+    """
+    text = cache.get(_standings_key(tournament_id))
+    if text is not None:
+        return text
+    payload = selectors.snapshot(tournament_id)
+    return None if payload is None else compact_json(payload)
 
 
 def game_message(tournament_id: int, game_id: int) -> dict[str, Any]:

@@ -179,3 +179,31 @@ def test_games_that_end_while_the_worker_is_busy_are_counted_and_paired_by_the_f
     with django_assert_num_queries(1):
         services.after_game(second.pk)
     assert Game.objects.filter(status=Game.Status.ACTIVE).count() == 2
+
+
+def test_pages_that_open_after_the_standings_went_out_get_them_without_reading_the_arena_again(
+    arena, alice, bob, monkeypatch
+):
+    import json
+
+    from django.core.cache import cache
+
+    from tournaments import live, selectors
+
+    on_the_page(arena, alice, bob)
+    services.join(tournament_id=arena.pk, user=alice)
+    services.join(tournament_id=arena.pk, user=bob)
+    live.send_standings(arena.pk)
+    read = selectors.snapshot
+
+    def read_again(tournament_id):
+        raise AssertionError("a page's opening read the whole arena again")
+
+    monkeypatch.setattr(selectors, "snapshot", read_again)
+    sent = json.loads(live.standings_text(arena.pk))
+    assert sorted(row["name"] for row in sent["players"]) == ["alice", "bob"]
+    # Nothing kept (a restarted cache): the page reads the arena itself.
+    monkeypatch.setattr(selectors, "snapshot", read)
+    cache.clear()
+    assert json.loads(live.standings_text(arena.pk)) == sent
+    assert live.standings_text(10**9) is None  # no such tournament: the page is refused
