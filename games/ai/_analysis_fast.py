@@ -35,6 +35,7 @@ class RootResult:
     ``best``: the best move's token; ``line``: the moves that follow it (``best`` first).
     ``only``: every other move scores at or below the ``floor`` the caller gave.
     ``exact``: Reversi's final disc difference with perfect play (solver phase only).
+    ``root``, ``deep``, ``shallow``: what the search said of the root moves (``PositionEval``).
     """
 
     score: float | None
@@ -43,6 +44,9 @@ class RootResult:
     line: tuple[str, ...]
     only: bool
     exact: int | None = None
+    root: tuple[tuple[str, float, int], ...] = ()
+    deep: float | None = None
+    shallow: float | None = None
 
 
 # Reversi ---------------------------------------------------------------------------
@@ -76,13 +80,15 @@ def ataxx(
     code = searcher.best_move(me, opp, codes, depth, NO_DEADLINE)
     value = searcher.value
     proven = _proven(value, core.MATE_BOUND)
-    score = None
+    score = deep = one_less = None
     if proven is None:
         # The mean with one ply less: the two parities' biases cancel (analysis._unbiased).
         shallow = core.Searcher(NO_DEADLINE)
         shallow.best_move(me, opp, codes, max(1, depth - 1), NO_DEADLINE)
         both = value if _proven(shallow.value, core.MATE_BOUND) is not None else (value + shallow.value) / 2
         score = both / 100
+        if _proven(shallow.value, core.MATE_BOUND) is None and depth > 1:
+            deep, one_less = value / 100, shallow.value / 100
     only = False
     if len(codes) > 1:
         others = [c for c in codes if c != code]
@@ -105,18 +111,24 @@ def ataxx(
             reply = move_token(p_code >> 6, p_code & 63)
         line.append(reply)
         probe = engine.play(probe, reply)
-    return RootResult(score, proven, best, tuple(line), only)
+    return RootResult(score, proven, best, tuple(line), only, deep=deep, shallow=one_less)
 
 
 # Quantum TTT ------------------------------------------------------------------------
 
 
 def quantum_ttt(
-    engine: Any, state: Any, depth: int, floor_of: Callable[[float], float], line_length: int
+    engine: Any,
+    state: Any,
+    depth: int,
+    floor_of: Callable[[float], float],
+    line_length: int,
+    root_value: Callable[[float], float],
 ) -> RootResult | None:
     """Every distinct root move searched to ``depth - 1`` on the compiled core: best and second best.
 
     A collapse (the choice after a cycle) costs no depth, as in the computer player.
+    ``root_value`` bounds a move's score for the root table (``analysis._root_value``).
     """
     core = load_core("_qttt_fast")
     if core is None:
@@ -153,7 +165,9 @@ def quantum_ttt(
         answer, _, _, _ = core.search(probe, order, max(1, depth - 2), NO_DEADLINE)
         line.append(answer)
         probe = engine.play(probe, answer)
-    return RootResult(score, proven, best, tuple(line), only)
+    # each distinct move's own value (a proven result as plus or minus infinity, which root_value bounds)
+    root = tuple((move, root_value(_as_score(v, bound, 1)), 0) for v, _, move, _ in scored)
+    return RootResult(score, proven, best, tuple(line), only, root=root)
 
 
 # Monte Carlo games --------------------------------------------------------------------
