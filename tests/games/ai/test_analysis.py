@@ -469,3 +469,12 @@ def test_a_four_tac_toe_cell_that_gives_points_away_counts_even_in_a_decided_gam
     for cell in left_out:
         gap = table[position.best] - table[FTT_TOKENS[cell]]
         assert gap == pytest.approx(2 * (top - values[cell]) / REWARD_SCALE)
+    # A player who takes such a cell is not credited with a good move, decided game or not: a
+    # point given up at one ply is a blunder by the search's reward (2/3 of a logit).
+    move = FTT_TOKENS[left_out[0]]
+    after = evaluate(engine, engine.play(state, move))
+    side = engine.to_move(state)
+    judged = judge_move(
+        40, side, move, position, after, forced=False, scale=analysis.scale_of("four_tac_toe")
+    )
+    assert judged.kind == "blunder" and judged.best == position.best
