@@ -118,17 +118,11 @@ def ataxx(
 
 
 def quantum_ttt(
-    engine: Any,
-    state: Any,
-    depth: int,
-    floor_of: Callable[[float], float],
-    line_length: int,
-    root_value: Callable[[float], float],
+    engine: Any, state: Any, depth: int, floor_of: Callable[[float], float], line_length: int
 ) -> RootResult | None:
     """Every distinct root move searched to ``depth - 1`` on the compiled core: best and second best.
 
     A collapse (the choice after a cycle) costs no depth, as in the computer player.
-    ``root_value`` bounds a move's score for the root table (``analysis._root_value``).
     """
     core = load_core("_qttt_fast")
     if core is None:
@@ -165,9 +159,7 @@ def quantum_ttt(
         answer, _, _, _ = core.search(probe, order, max(1, depth - 2), NO_DEADLINE)
         line.append(answer)
         probe = engine.play(probe, answer)
-    # each distinct move's own value (a proven result as plus or minus infinity, which root_value bounds)
-    root = tuple((move, root_value(_as_score(v, bound, 1)), 0) for v, _, move, _ in scored)
-    return RootResult(score, proven, best, tuple(line), only, root=root)
+    return RootResult(score, proven, best, tuple(line), only)
 
 
 # Monte Carlo games --------------------------------------------------------------------

@@ -24,7 +24,7 @@ Without a loaded core the same kinds of search run in pure Python at the
 smaller ``PYTHON_BUDGET`` (the fallback; a worker's first seconds).
 
 A move is judged against the other moves of the search of the position before it
-(``same_search_loss``: the root table of Quantum TTT and the Monte Carlo games, the
+(``same_search_loss``: the root table of the Monte Carlo games, the
 full-depth value against the next position's one-ply-shallower value in Reversi and
 Ataxx): the drop its loss of score would be from an even position (the fitted curve's
 steepest point, so a move that throws discs away in a lost position still counts).
@@ -125,12 +125,10 @@ class PositionEval:
 
     What the search said of the moves themselves, so that a move is judged against the
     other moves of the same search (``judge_move``):
-    ``root``: (move, the side to move's score after it, visits) for each root move the
-    search valued, in the units of ``score`` (Quantum TTT: each distinct move, visits 0;
-    the Monte Carlo games: each visited root move, the logit of its mean reward). A
-    proven result and a Monte Carlo mean count as at most ``ROOT_CLIP`` winning chances
-    (97.5 %), as the Monte Carlo games' ``score`` does: choosing between two winning
-    moves costs nothing.
+    ``root``: the Monte Carlo games, (move, the side to move's score after it, visits) for
+    each visited root move, the logit of its mean reward in the units of ``score``, at most
+    that of ``ROOT_CLIP`` winning chances (97.5 %) as ``score`` is: choosing between two
+    winning moves costs nothing (Four Tac Toe adds the cells its filter left out, ``_left_out``).
     ``deep``, ``shallow``: Reversi and Ataxx, the side to move's score of the search at
     the full depth and at one ply less, before their mean (``score``). The full-depth
     search of the position before a move gave that move minus the position after it's
@@ -381,8 +379,8 @@ def same_search_loss(
     The root table when it has both moves (score units of the curve, so a loss in a lost
     position still counts); else the full-depth value before against the one-ply-shallower
     value after, which is the value the same tree gave the move. None when the search did
-    not value the move (a move the Monte Carlo filter left out, a symmetric twin in Quantum
-    TTT, a pass): the two positions' scores judge it then.
+    not value the move (an Ultimate TTT move that lets the opponent win at once, a pass,
+    Quantum TTT: docs/decisions.md): the two positions' scores judge it then.
     """
     if before.root:
         table = {m: value for m, value, _ in before.root}
@@ -630,12 +628,6 @@ def _inf_as_mate(value: float) -> float:
     return max(1_000 - _WIN, min(_WIN - 1_000, value))
 
 
-def _root_value(score: float, scale: float) -> float:
-    """A root move's score for the root table: a proven result (+-inf) as the score of ROOT_CLIP."""
-    limit = score_from_chances(ROOT_CLIP, scale)
-    return max(-limit, min(limit, score))
-
-
 def _unbiased(deep: float, shallow: float, win: float) -> float:
     """The mean of the values at the full depth and one ply less (unless one is a proven result).
 
@@ -833,10 +825,7 @@ def _ataxx(engine: Engine, state: Any, *, depth: int) -> PositionEval:
 
 
 def _quantum_ttt(engine: Engine, state: Any, *, depth: int) -> PositionEval:
-    scale = scale_of("quantum_ttt")
-    result = fast.quantum_ttt(
-        engine, state, depth, _floor_of("quantum_ttt"), LINE_LENGTH, lambda v: _root_value(v, scale)
-    )
+    result = fast.quantum_ttt(engine, state, depth, _floor_of("quantum_ttt"), LINE_LENGTH)
     if result is not None:
         return _position(engine, state, result, "quantum_ttt")
     from games.ai.quantum_ttt import evaluate as static_eval
@@ -845,13 +834,8 @@ def _quantum_ttt(engine: Engine, state: Any, *, depth: int) -> PositionEval:
         return static_eval(s, engine.to_move(s))
 
     searcher = _Negamax(engine, static, lambda m: m.startswith("@"))
-    position = _negamax_eval(engine, state, searcher, depth, "quantum_ttt")
-    # Every move's own value, as the compiled search has them (its root table)
-    root = []
-    for move in engine.legal_moves(state):
-        value, _ = searcher._child(state, move, depth, -math.inf, math.inf, 0)
-        root.append((move, _root_value(_mate_as_inf(value), scale), 0))
-    return replace(position, root=tuple(root), deep=None, shallow=None)
+    # No table of the moves' own values (docs/decisions.md, session 11): judged by the two positions.
+    return replace(_negamax_eval(engine, state, searcher, depth, "quantum_ttt"), deep=None, shallow=None)
 
 
 # Monte Carlo games -----------------------------------------------------------
