@@ -35,6 +35,7 @@ class RootResult:
     ``best``: the best move's token; ``line``: the moves that follow it (``best`` first).
     ``only``: every other move scores at or below the ``floor`` the caller gave.
     ``exact``: Reversi's final disc difference with perfect play (solver phase only).
+    ``root``, ``deep``, ``shallow``: what the search said of the root moves (``PositionEval``).
     """
 
     score: float | None
@@ -43,6 +44,9 @@ class RootResult:
     line: tuple[str, ...]
     only: bool
     exact: int | None = None
+    root: tuple[tuple[str, float, int], ...] = ()
+    deep: float | None = None
+    shallow: float | None = None
 
 
 # Reversi ---------------------------------------------------------------------------
@@ -76,13 +80,15 @@ def ataxx(
     code = searcher.best_move(me, opp, codes, depth, NO_DEADLINE)
     value = searcher.value
     proven = _proven(value, core.MATE_BOUND)
-    score = None
+    score = deep = one_less = None
     if proven is None:
         # The mean with one ply less: the two parities' biases cancel (analysis._unbiased).
         shallow = core.Searcher(NO_DEADLINE)
         shallow.best_move(me, opp, codes, max(1, depth - 1), NO_DEADLINE)
         both = value if _proven(shallow.value, core.MATE_BOUND) is not None else (value + shallow.value) / 2
         score = both / 100
+        if _proven(shallow.value, core.MATE_BOUND) is None and depth > 1:
+            deep, one_less = value / 100, shallow.value / 100
     only = False
     if len(codes) > 1:
         others = [c for c in codes if c != code]
@@ -105,7 +111,7 @@ def ataxx(
             reply = move_token(p_code >> 6, p_code & 63)
         line.append(reply)
         probe = engine.play(probe, reply)
-    return RootResult(score, proven, best, tuple(line), only)
+    return RootResult(score, proven, best, tuple(line), only, deep=deep, shallow=one_less)
 
 
 # Quantum TTT ------------------------------------------------------------------------

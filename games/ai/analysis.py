@@ -23,10 +23,14 @@ the same analysis. On the compiled cores (``BUDGET``, ``games/ai/_analysis_fast.
 Without a loaded core the same kinds of search run in pure Python at the
 smaller ``PYTHON_BUDGET`` (the fallback; a worker's first seconds).
 
-A move is judged by the drop in the mover's winning chances between the
-position before it (best play) and the position after it, or, when more, the drop
-its loss of score would be from an even position (the fitted curve's steepest
-point, so a move that throws discs away in a lost position still counts): lichess's thresholds
+A move is judged against the other moves of the search of the position before it
+(``same_search_loss``: the root table of the Monte Carlo games, the
+full-depth value against the next position's one-ply-shallower value in Reversi and
+Ataxx): the drop its loss of score would be from an even position (the fitted curve's
+steepest point, so a move that throws discs away in a lost position still counts).
+Where that search did not value the move, by the drop in the mover's winning chances
+between the position before it (best play) and the position after it, or, when more,
+the drop its loss of score would be from an even position: lichess's thresholds
 0.1 an inaccuracy, 0.2 a mistake, 0.3 a blunder (on the -1..+1 scale, i.e. 5,
 10 and 15 points of winning percentage); below them "best", "excellent" or
 "good" (``label``). "Only move": the best move, played, when every other move
@@ -42,7 +46,7 @@ import json
 import math
 import statistics
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from random import Random
@@ -66,6 +70,10 @@ ONLY_DROP = 0.2  # "only move": every other move drops at least this much (a mis
 # says most, at the even point, and half let a random player score 64 % against Hard in Reversi
 # (bench/analysis_accuracy.py, docs/performance.md).
 SCORE_WEIGHT = 1.0
+# The most winning chances (mover's, -1..+1) a Monte Carlo mean or a proven result counts for in a
+# root table (PositionEval.root): beyond it the searches' means are noise, and a winning move must
+# not look like a loss next to another winning move.
+ROOT_CLIP = 0.95
 PHASES: tuple[str, ...] = ("opening", "middle", "end")
 LINE_LENGTH = 4  # plies shown of the line that follows a better move
 SEED = 20_240_517  # the Monte Carlo searches' fixed seed
@@ -114,6 +122,18 @@ class PositionEval:
     side 0 with perfect play (None elsewhere).
     ``score``: the search's score for the side to move (calibration units), None when proven.
     ``only``: ``best`` is the only move that is not a mistake or worse.
+
+    What the search said of the moves themselves, so that a move is judged against the
+    other moves of the same search (``judge_move``):
+    ``root``: the Monte Carlo games, (move, the side to move's score after it, visits) for
+    each visited root move, the logit of its mean reward in the units of ``score``, at most
+    that of ``ROOT_CLIP`` winning chances (97.5 %) as ``score`` is: choosing between two
+    winning moves costs nothing (Four Tac Toe adds the cells its filter left out, ``_left_out``).
+    ``deep``, ``shallow``: Reversi and Ataxx, the side to move's score of the search at
+    the full depth and at one ply less, before their mean (``score``). The full-depth
+    search of the position before a move gave that move minus the position after it's
+    ``shallow``: the same search, so a move is compared with the best move of the same
+    tree.
     """
 
     chances: float
@@ -122,6 +142,9 @@ class PositionEval:
     exact: int | None = None
     score: float | None = None
     only: bool = False
+    root: tuple[tuple[str, float, int], ...] = ()
+    deep: float | None = None
+    shallow: float | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -131,11 +154,15 @@ class PositionEval:
             "exact": self.exact,
             "score": None if self.score is None else round(self.score, 3),
             "only": self.only,
+            "root": [[move, round(value, 3), visits] for move, value, visits in self.root],
+            "deep": None if self.deep is None else round(self.deep, 3),
+            "shallow": None if self.shallow is None else round(self.shallow, 3),
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PositionEval:
-        score = data.get("score")
+        """An evaluation stored by ``as_dict``; one stored before a field existed gets its default."""
+        score, deep, shallow = data.get("score"), data.get("deep"), data.get("shallow")
         return cls(
             float(data["chances"]),
             data.get("best"),
@@ -143,6 +170,9 @@ class PositionEval:
             data.get("exact"),
             None if score is None else float(score),
             bool(data.get("only", False)),
+            tuple((str(m), float(c), int(v)) for m, c, v in data.get("root") or ()),
+            None if deep is None else float(deep),
+            None if shallow is None else float(shallow),
         )
 
 
@@ -298,13 +328,22 @@ def judge_move(
 ) -> MoveJudgement:
     """Judge the move ``move`` by ``side`` that led from ``before`` to ``after``.
 
-    With the game's ``scale``, the drop is at least ``SCORE_WEIGHT`` (1: all of) the drop the
-    move's loss of score would be in an even position (``moves_again``: the mover is to
-    move after it too, so the score after keeps its sign).
+    With the game's ``scale``: when the search of ``before`` valued the move
+    (``same_search_loss``), the drop is what the move's loss against that search's best move
+    would be in an even position (the curve at its steepest), so a move is compared with the
+    best alternative of the same position even once the game is decided; otherwise the drop is
+    at least ``SCORE_WEIGHT`` (1: all of) the drop the loss of score between the two positions
+    would be in an even position (``moves_again``: the mover is to move after it too, so the
+    score after keeps its sign).
     """
     sign = 1.0 if side == 0 else -1.0
     drop = max(0.0, sign * (before.chances - after.chances))
-    if scale is not None and before.score is not None and after.score is not None:
+    same = None if scale is None else same_search_loss(before, after, move, moves_again=moves_again)
+    if scale is not None and same is not None:
+        # judged against the best move of the same search, read at the curve's steepest point (as
+        # the score part below): the two positions' own searches are not needed then
+        drop = SCORE_WEIGHT * chances_from_score(same, scale)
+    elif scale is not None and before.score is not None and after.score is not None:
         lost = before.score - (after.score if moves_again else -after.score)
         drop = max(drop, SCORE_WEIGHT * max(0.0, chances_from_score(lost, scale)))
     exact_loss = None
@@ -330,6 +369,27 @@ def judge_move(
         phase=phase,
         chances=percent(sign * after.chances) / 100.0,
     )
+
+
+def same_search_loss(
+    before: PositionEval, after: PositionEval, move: str, *, moves_again: bool = False
+) -> float | None:
+    """The score ``move`` lost against the best move in the search of the position before it, or None.
+
+    The root table when it has both moves (score units of the curve, so a loss in a lost
+    position still counts); else the full-depth value before against the one-ply-shallower
+    value after, which is the value the same tree gave the move. None when the search did
+    not value the move (an Ultimate TTT move that lets the opponent win at once, a pass,
+    Quantum TTT: docs/decisions.md): the two positions' scores judge it then.
+    """
+    if before.root:
+        table = {m: value for m, value, _ in before.root}
+        if move not in table or before.best not in table:
+            return None
+        return max(0.0, table[before.best] - table[move])
+    if before.deep is not None and after.shallow is not None and not moves_again:
+        return max(0.0, before.deep + after.shallow)
+    return None
 
 
 def _harmonic_mean(values: Sequence[float]) -> float:
@@ -450,6 +510,9 @@ def _position(
         None if exact is None else sign * exact,
         result.score,
         bool(result.only),  # a compiled core's answer may be numpy's bool, which JSON refuses
+        tuple((str(m), float(c), int(v)) for m, c, v in result.root),
+        None if result.deep is None else float(result.deep),
+        None if result.shallow is None else float(result.shallow),
     )
 
 
@@ -585,11 +648,20 @@ def _negamax_eval(
     """The fallback's result; ``per_unit`` converts the static score to calibration units."""
     value, line, only = searcher.root(state, depth, lambda s: _floor_of(slug)(s / per_unit) * per_unit)
     proven = 1 if value >= _WIN - 1_000 else -1 if value <= 1_000 - _WIN else None
+    deep = shallow = None
     if proven is None and depth > 1:
         shallow, _ = searcher.search(state, depth - 1, -math.inf, math.inf, 0)
-        value = _unbiased(value, shallow, _WIN - 1_000)
+        deep, value = value, _unbiased(value, shallow, _WIN - 1_000)
+        if abs(shallow) >= _WIN - 1_000:
+            deep = shallow = None
     result = fast.RootResult(
-        None if proven is not None else value / per_unit, proven, line[0] if line else "", tuple(line), only
+        None if proven is not None else value / per_unit,
+        proven,
+        line[0] if line else "",
+        tuple(line),
+        only,
+        deep=None if deep is None else deep / per_unit,
+        shallow=None if shallow is None else shallow / per_unit,
     )
     return _position(engine, state, result, slug)
 
@@ -678,11 +750,11 @@ def _reversi(engine: Engine, state: Any, *, depth: int, exact: int) -> PositionE
         order = [sq for _, sq in results]
     value, sq = results[0]
     proven = 1 if value >= WIN else -1 if value <= -WIN else None
-    estimate = (
-        None
-        if proven is not None
-        else _unbiased(value, previous[0][0] if previous else value, WIN) / _REVERSI_UNIT
-    )
+    one_less = previous[0][0] if previous else value
+    estimate = None if proven is not None else _unbiased(value, one_less, WIN) / _REVERSI_UNIT
+    deep = shallow = None
+    if proven is None and previous and abs(one_less) < WIN:
+        deep, shallow = value / _REVERSI_UNIT, one_less / _REVERSI_UNIT
     only = False
     if len(results) > 1 and proven is None:
         floor = floor_of(value / _REVERSI_UNIT) * _REVERSI_UNIT
@@ -698,7 +770,12 @@ def _reversi(engine: Engine, state: Any, *, depth: int, exact: int) -> PositionE
         reply = _reversi_line_move(engine, probe, min(depth, 4))
         pv.append(reply)
         probe = engine.play(probe, reply)
-    return _position(engine, state, fast.RootResult(estimate, proven, pv[0], tuple(pv), only), "reversi")
+    return _position(
+        engine,
+        state,
+        fast.RootResult(estimate, proven, pv[0], tuple(pv), only, deep=deep, shallow=shallow),
+        "reversi",
+    )
 
 
 def _reversi_line_move(engine: Engine, state: Any, depth: int) -> str:
@@ -757,7 +834,8 @@ def _quantum_ttt(engine: Engine, state: Any, *, depth: int) -> PositionEval:
         return static_eval(s, engine.to_move(s))
 
     searcher = _Negamax(engine, static, lambda m: m.startswith("@"))
-    return _negamax_eval(engine, state, searcher, depth, "quantum_ttt")
+    # No table of the moves' own values (docs/decisions.md, session 11): judged by the two positions.
+    return replace(_negamax_eval(engine, state, searcher, depth, "quantum_ttt"), deep=None, shallow=None)
 
 
 # Monte Carlo games -----------------------------------------------------------
@@ -783,20 +861,31 @@ def _root_candidates(engine: Engine, state: Any) -> tuple[list[int], str | None,
     return sorted(cells, key=lambda c: -cell_value(own, opp, c)), None, FTT_TOKENS.__getitem__
 
 
-def _mcts_best(engine: Engine, state: Any, iterations: int) -> tuple[float, str, bool]:
-    """(winning chances for the side to move, best move, only move) by the computer player's MCTS."""
+Root = tuple[tuple[str, float, int], ...]
+
+
+def _clipped_logit(chances: float) -> float:
+    """A Monte Carlo search's winning chances (2 * mean reward - 1) as its score, the logit of the mean
+    reward, clipped at ROOT_CLIP."""
+    return 2.0 * math.atanh(max(-ROOT_CLIP, min(ROOT_CLIP, chances)))
+
+
+def _mcts_best(engine: Engine, state: Any, iterations: int) -> tuple[float, str, bool, Root]:
+    """(winning chances for the side to move, best move, only move, root table) by the computer
+    player's MCTS; the root table has each visited root move's chances (2 * mean reward - 1) and visits."""
     candidates, winning, token = _root_candidates(engine, state)
     if winning is not None:
-        return 1.0, winning, False
+        return 1.0, winning, False, ()
     if len(candidates) == 1:
         chances, move = _after_only_move(engine, state, token(candidates[0]), iterations)
-        return chances, move, False
+        return chances, move, False, _left_out(engine, state, ((move, _clipped_logit(chances), 0),))
     rows = fast.mcts_root(engine.slug, state, candidates, iterations, SEED)
     if rows is not None:
         best, _, mean = rows[0]
         second = fast.mcts_second_best(rows)
         only = second is not None and 2.0 * (mean - second) >= ONLY_DROP
-        return 2.0 * mean - 1.0, token(best), only
+        root = tuple((token(m), _clipped_logit(2.0 * r - 1.0), v) for m, v, r in rows if v)
+        return 2.0 * mean - 1.0, token(best), only, _left_out(engine, state, root)
     from games.ai.mcts import search
 
     rng = Random(SEED)
@@ -816,7 +905,41 @@ def _mcts_best(engine: Engine, state: Any, iterations: int) -> tuple[float, str,
             widening=WIDENING,
             root_moves=candidates,
         )
-    return 2.0 * result.value - 1.0, token(result.move), False
+    root = tuple(
+        (token(m), _clipped_logit(2.0 * result.means[m] - 1.0), v)
+        for m, v in sorted(result.visits.items(), key=lambda item: (-item[1], -result.means.get(item[0], 0)))
+        if v
+    )
+    return 2.0 * result.value - 1.0, token(result.move), False, _left_out(engine, state, root)
+
+
+def _left_out(engine: Engine, state: Any, root: Root) -> Root:
+    """Four Tac Toe: the root table with the cells the tactical filter left out of the search.
+
+    The filter keeps the cells with the best "my points now minus the opponent's best points
+    next"; a cell it left out gives up the difference, and each point counts 2 / REWARD_SCALE
+    of the logit, the search's own reward's slope in the final margin, below the search's best
+    move. Not clipped: once a game is decided the searches' means are all 0 or 1, and the points
+    a move gives away are all that is left to tell a move from another (as Reversi's discs).
+    Ultimate TTT's filter leaves out the moves that let the opponent win at once; the position
+    after such a move is a proven loss, which judges it.
+    """
+    if engine.slug != "four_tac_toe" or not root:
+        return root
+    from games.ai.four_tac_toe import REWARD_SCALE, free_cells, tactical_values
+    from games.engines.four_tac_toe import CELL_TOKENS
+
+    cells = free_cells(state)
+    values = tactical_values(state, cells)
+    top = max(values)
+    valued = {move for move, _, _ in root}
+    best = root[0][1]
+    extra = tuple(
+        (CELL_TOKENS[c], best - 2.0 * (top - v) / REWARD_SCALE, 0)
+        for c, v in zip(cells, values, strict=True)
+        if CELL_TOKENS[c] not in valued and v < top
+    )
+    return root + extra
 
 
 def _after_only_move(engine: Engine, state: Any, move: str, iterations: int) -> tuple[float, str]:
@@ -826,7 +949,7 @@ def _after_only_move(engine: Engine, state: Any, move: str, iterations: int) -> 
     me = engine.to_move(state)
     if done is not None:
         return (done.chances if me == 0 else -done.chances), move
-    value, _, _ = _mcts_best(engine, child, iterations)
+    value, _, _, _ = _mcts_best(engine, child, iterations)
     return (value if engine.to_move(child) == me else -value), move
 
 
@@ -835,7 +958,7 @@ def _mcts(engine: Engine, state: Any, *, iterations: int) -> PositionEval:
     # value is the mean of the mover's search here and the opponent's search
     # after the best move: the two biases cancel.
     me = engine.to_move(state)
-    mover_chances, best, only = _mcts_best(engine, state, iterations)
+    mover_chances, best, only, root = _mcts_best(engine, state, iterations)
     line, probe = [best], engine.play(state, best)
     done = _terminal(engine, probe)
     proven: int | None = None
@@ -843,20 +966,21 @@ def _mcts(engine: Engine, state: Any, *, iterations: int) -> PositionEval:
         mover_chances = done.chances if me == 0 else -done.chances
         proven = round(mover_chances)
     else:
-        reply_chances, _, _ = _mcts_best(engine, probe, iterations)
+        reply_chances, _, _, _ = _mcts_best(engine, probe, iterations)
         mover_chances = (
             mover_chances + (reply_chances if engine.to_move(probe) == me else -reply_chances)
         ) / 2
     while len(line) < LINE_LENGTH and engine.outcome(probe) is None:  # a cheaper search for the line
-        _, reply, _ = _mcts_best(engine, probe, max(20, iterations // 8))
+        _, reply, _, _ = _mcts_best(engine, probe, max(20, iterations // 8))
         line.append(reply)
         probe = engine.play(probe, reply)
     # The score is the logit of the search's mean reward; the fitted scale says how far to trust it.
     # Clipped at 0.95: beyond it (97.5 % and more) the search's means are noise, and a winning
     # move must not look like a loss of score next to another winning move (judge_move's score part).
-    clipped = max(-0.95, min(0.95, mover_chances))
-    score = None if proven is not None else 2.0 * math.atanh(clipped)
-    return _position(engine, state, fast.RootResult(score, proven, best, tuple(line), only), engine.slug)
+    score = None if proven is not None else _clipped_logit(mover_chances)
+    return _position(
+        engine, state, fast.RootResult(score, proven, best, tuple(line), only, root=root), engine.slug
+    )
 
 
 _EVALUATORS: dict[str, Callable[..., PositionEval]] = {

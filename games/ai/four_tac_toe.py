@@ -166,6 +166,14 @@ def tactical_candidates(state: FourTacToeState, cells: list[int]) -> list[int]:
     the opponent could finish elsewhere has no empty cell left for us), so the
     reply is just the best of the opponent's gains outside the cell we take.
     """
+    values = tactical_values(state, cells)
+    best = max(values)
+    return [c for c, v in zip(cells, values, strict=True) if v == best]
+
+
+def tactical_values(state: FourTacToeState, cells: list[int]) -> list[int]:
+    """Each cell's "my points now minus the opponent's best points next" (``tactical_candidates``
+    keeps the best; the analysis values the others by the points they give up)."""
     own, opp = _own_opp(state)
     mine = [gains(own, opp, c) for c in cells]
     theirs = [gains(opp, own, c) for c in cells]
@@ -176,8 +184,7 @@ def tactical_candidates(state: FourTacToeState, cells: list[int]) -> list[int]:
     for i in range(len(cells)):
         reply = second if i == order[0] else top
         values.append(mine[i] - reply)
-    best = max(values)
-    return [c for c, v in zip(cells, values, strict=True) if v == best]
+    return values
 
 
 def _result(state: FourTacToeState) -> float | None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from random import Random
 from typing import Any, Protocol
 
@@ -72,6 +72,9 @@ class SearchResult:
     iterations: int
     visits: dict[int, int]  # root move -> visits
     value: float  # mean reward of the chosen move for the side to move at the root
+    # every visited root move's mean reward for the side to move (the analysis judges a move against
+    # the other root moves of the same search)
+    means: dict[int, float] = field(default_factory=dict)
 
 
 def search(
@@ -153,6 +156,7 @@ def search(
         done,
         {c.move: c.visits for c in root.children},
         best.value / best.visits if best.visits else 0.5,
+        {c.move: c.value / c.visits for c in root.children if c.visits},
     )
 
 

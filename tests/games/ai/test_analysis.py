@@ -18,7 +18,9 @@ from games.ai.analysis import (
     move_accuracy,
     summarize,
 )
+from games.ai.four_tac_toe import REWARD_SCALE, free_cells, tactical_values
 from games.engines import get
+from games.engines.four_tac_toe import CELL_TOKENS as FTT_TOKENS
 
 REVERSI = get("reversi")
 QTTT = get("quantum_ttt")
@@ -344,3 +346,132 @@ def test_throwing_discs_away_in_a_lost_reversi_position_is_still_a_mistake():
     # even game's drop (the analysis before Dec 2026) called it an inaccuracy.
     assert judge_move(20, 0, "h8", before, after, forced=False).kind is None
     assert 0.1 < judged.drop / 2 < 0.2
+
+
+# Judged against the other moves of the same search (issue #28, session 11).
+
+UTTT_SCALE = 1.06  # logit units, as fitted
+QTTT_SCALE = 61.2
+
+
+def test_a_random_move_in_a_lost_monte_carlo_position_is_not_credited_as_best():
+    # Side 0 is lost past 97.5 %: both positions read the clipped score, so the positions alone
+    # say the move lost nothing. The search of the position before it valued the move played far
+    # below its own best defence (the logits of their mean rewards), and that is what counts now.
+    clip = 2 * 3.6636  # twice the clipped logit: the score is -clip / 2 for the loser
+    before = PositionEval(-0.94, "e5", score=-clip / 2, root=(("e5", -2.0, 20_000), ("a1", -clip / 2, 300)))
+    after = PositionEval(-0.94, "b2", score=clip / 2)  # the opponent to move, as won as before
+    judged = judge_move(30, 0, "a1", before, after, forced=False, scale=UTTT_SCALE)
+    assert judged.label == "blunder" and judged.best == "e5"
+    assert judged.accuracy < 50
+    # The search's own defence is still the best move, whatever the positions read.
+    best = judge_move(30, 0, "e5", before, after, forced=False, scale=UTTT_SCALE)
+    assert best.label == "best" and best.accuracy == pytest.approx(100, abs=0.01)
+    # Without the search's table (an analysis stored before it existed) the move reads "best".
+    old = PositionEval(-0.94, "e5", score=-clip / 2)
+    assert judge_move(30, 0, "a1", old, after, forced=False, scale=UTTT_SCALE).label == "best"
+
+
+def test_choosing_between_two_winning_moves_of_the_same_search_costs_nothing():
+    # Both moves win past 97.5 % by the search's means: the table clips them alike.
+    before = PositionEval(0.94, "e5", score=3.66, root=(("e5", 3.66, 9000), ("c3", 3.66, 8000)))
+    after = PositionEval(0.94, "b2", score=-3.66)
+    judged = judge_move(12, 0, "c3", before, after, forced=False, scale=UTTT_SCALE)
+    assert judged.label == "best" and judged.accuracy == pytest.approx(100, abs=0.01)
+
+
+def test_a_reversi_move_as_good_as_the_best_is_no_error_whichever_parity_the_position_after_reads():
+    # The search of 8 plies gave the move played the same value as its best move (the position
+    # after it, searched to 7 plies, is worth minus that to the opponent); its 8-ply search reads
+    # the opponent 11 discs up, so the two positions' means (2 against 3 for the opponent) made a
+    # move as good as the best look like a loss of 5 discs, a blunder.
+    before = PositionEval(0.13, "c4", score=2.0, deep=5.0, shallow=-1.0)
+    after = PositionEval(-0.19, "d3", score=3.0, deep=11.0, shallow=-5.0)
+    judged = judge_move(6, 0, "e6", before, after, forced=False, scale=REVERSI_SCALE)
+    assert judged.label == "best" and judged.accuracy == pytest.approx(100, abs=0.01)
+    # A move the same search valued 3 discs below its best is an inaccuracy: 3 discs in an even game.
+    worse = PositionEval(-0.19, "d3", score=3.0, deep=11.0, shallow=-2.0)
+    assert judge_move(6, 0, "f4", before, worse, forced=False, scale=REVERSI_SCALE).kind == "inaccuracy"
+    # The positions' means alone (before this rule) read the first move as a blunder.
+    assert judge_move(6, 0, "e6", replace_fields(before), after, forced=False, scale=REVERSI_SCALE).kind == (
+        "blunder"
+    )
+
+
+def replace_fields(position: PositionEval) -> PositionEval:
+    """The same evaluation without the search's own values of the moves (as stored before them)."""
+    return PositionEval(position.chances, position.best, position.line, position.exact, position.score)
+
+
+def test_quantum_ttt_is_still_judged_by_the_two_positions_and_throwing_a_win_away_is_a_blunder():
+    # Its searches keep no table of the moves' own values (docs/decisions.md, session 11).
+    state = QTTT.from_fen(QTTT_X_WINS)
+    before = evaluate(QTTT, state)
+    assert before.chances == 1.0 and before.root == () and before.deep is None
+    for move in QTTT.legal_moves(state):
+        after = evaluate(QTTT, QTTT.play(state, move))
+        judged = judge_move(8, 0, move, before, after, forced=False, scale=QTTT_SCALE)
+        assert judged.kind == ("blunder" if after.chances < 1.0 else None)
+
+
+def test_the_search_values_of_the_moves_survive_storage_and_old_rows_still_load():
+    table = (("e5", 0.2, 10), ("a1", -1.5, 3))
+    position = PositionEval(0.1, "e5", ("e5",), score=0.2, root=table, deep=0.5, shallow=-0.1)
+    assert PositionEval.from_dict(position.as_dict()) == position
+    old = {"chances": 0.1, "best": "e5", "line": ["e5"], "exact": None, "score": 0.2, "only": False}
+    assert PositionEval.from_dict(old) == PositionEval(0.1, "e5", ("e5",), None, 0.2)
+
+
+@pytest.mark.parametrize("slug", ["reversi", "ataxx", "quantum_ttt", "ultimate_ttt", "four_tac_toe"])
+def test_compiled_and_python_analyses_both_give_the_moves_own_values(slug):
+    engine = get(slug)
+    state = engine.initial()
+    rng = random.Random(3)
+    for _ in range(6):
+        state = engine.play(state, rng.choice(engine.legal_moves(state)))
+    compiled_eval = evaluate(engine, state)
+    with pure_python():
+        python_eval = evaluate(engine, state, analysis.PYTHON_BUDGET[slug])
+    for position in (compiled_eval, python_eval):
+        if slug in ("reversi", "ataxx"):  # the full-depth and one-ply-shallower values
+            assert position.deep is not None and position.shallow is not None
+            assert position.score == pytest.approx((position.deep + position.shallow) / 2, abs=1e-6)
+        elif slug == "quantum_ttt":  # judged by the two positions, on both paths
+            assert position.root == () and position.deep is None and position.shallow is None
+        else:  # a root table with the best move in it, every value within the clip
+            table = {move: value for move, value, _ in position.root}
+            assert position.best in table and set(table) <= set(engine.legal_moves(state))
+            clip = 2 * 1.8319  # twice atanh(0.95): the logit of a 97.5 % mean reward
+            assert all(value <= clip + 1e-6 for value in table.values())
+            if slug != "four_tac_toe":  # its left-out cells count the points they give up, unclipped
+                assert all(value >= -clip - 1e-6 for value in table.values())
+
+
+def test_a_four_tac_toe_cell_that_gives_points_away_counts_even_in_a_decided_game():
+    # After 40 random marks, the cells that the search's tactical filter leaves out (they give the
+    # opponent points or miss one's own) are in the table below the best move by the points they
+    # give up, unclipped: in a decided game, where every mean reward is 0 or 1, they still count.
+    engine = get("four_tac_toe")
+    state = engine.initial()
+    rng = random.Random(5)
+    for _ in range(40):
+        state = engine.play(state, rng.choice(engine.legal_moves(state)))
+    position = evaluate(engine, state)
+    cells = free_cells(state)
+    values = dict(zip(cells, tactical_values(state, cells), strict=True))
+    table = {move: value for move, value, _ in position.root}
+    top = max(values.values())
+    left_out = [c for c in cells if values[c] < top]
+    assert left_out, "this position has cells that give points away"
+    for cell in left_out:
+        gap = table[position.best] - table[FTT_TOKENS[cell]]
+        assert gap == pytest.approx(2 * (top - values[cell]) / REWARD_SCALE)
+    # A player who takes such a cell is not credited with a good move, decided game or not: a
+    # point given up at one ply is a blunder by the search's reward (2/3 of a logit).
+    move = FTT_TOKENS[left_out[0]]
+    after = evaluate(engine, engine.play(state, move))
+    side = engine.to_move(state)
+    judged = judge_move(
+        40, side, move, position, after, forced=False, scale=analysis.scale_of("four_tac_toe")
+    )
+    assert judged.kind == "blunder" and judged.best == position.best
