@@ -35,6 +35,15 @@ QTTT_X_WINS = "6..4.51.. 2:8-9,3:3-5 7 -"
 QTTT_DRAW = "61...3.2. 4:3-5,5:3-7,7:4-9,8:5-9 9 -"
 
 
+def after_random_moves(engine, plies: int, *, seed: int):
+    """The position after ``plies`` seeded random moves from the start."""
+    rng = random.Random(seed)
+    state = engine.initial()
+    for _ in range(plies):
+        state = engine.play(state, rng.choice(engine.legal_moves(state)))
+    return state
+
+
 def test_thresholds_are_lichess_drops_in_winning_chances():
     assert classify(0.0) is None
     assert classify(0.099) is None
@@ -308,10 +317,7 @@ def test_the_committed_curves_say_how_they_were_fitted():
 @pytest.mark.parametrize("slug", ["reversi", "ataxx", "quantum_ttt", "ultimate_ttt", "four_tac_toe"])
 def test_the_compiled_analysis_is_reproducible_and_the_python_one_gives_the_same_kind_of_answer(slug):
     engine = get(slug)
-    state = engine.initial()
-    rng = random.Random(2)
-    for _ in range(4):
-        state = engine.play(state, rng.choice(engine.legal_moves(state)))
+    state = after_random_moves(engine, 4, seed=2)
     assert analysis.compiled(slug)
     first = evaluate(engine, state)
     assert evaluate(engine, state) == first
@@ -425,10 +431,7 @@ def test_the_search_values_of_the_moves_survive_storage_and_old_rows_still_load(
 @pytest.mark.parametrize("slug", ["reversi", "ataxx", "quantum_ttt", "ultimate_ttt", "four_tac_toe"])
 def test_compiled_and_python_analyses_both_give_the_moves_own_values(slug):
     engine = get(slug)
-    state = engine.initial()
-    rng = random.Random(3)
-    for _ in range(6):
-        state = engine.play(state, rng.choice(engine.legal_moves(state)))
+    state = after_random_moves(engine, 6, seed=3)
     compiled_eval = evaluate(engine, state)
     with pure_python():
         python_eval = evaluate(engine, state, analysis.PYTHON_BUDGET[slug])
@@ -452,10 +455,7 @@ def test_a_four_tac_toe_cell_that_gives_points_away_counts_even_in_a_decided_gam
     # opponent points or miss one's own) are in the table below the best move by the points they
     # give up, unclipped: in a decided game, where every mean reward is 0 or 1, they still count.
     engine = get("four_tac_toe")
-    state = engine.initial()
-    rng = random.Random(5)
-    for _ in range(40):
-        state = engine.play(state, rng.choice(engine.legal_moves(state)))
+    state = after_random_moves(engine, 40, seed=5)
     position = evaluate(engine, state)
     cells = free_cells(state)
     values = dict(zip(cells, tactical_values(state, cells), strict=True))
