@@ -154,19 +154,16 @@ class ChatMixin:
         if isinstance(text, str) and len(text) > 4 * MAX_LENGTH:  # no point cleaning a page of text
             await self.send_error(services.Verdict.INVALID.value, services.Verdict.INVALID.text, ref=message)
             return
-        result = await _in_db_thread(services.post_line)(
-            game_id=self.game_id,
-            identity=self.identity,
-            session=self.scope.get("session"),
-            text=text,
-            preset=preset,
-            announce=False,
-        )
+        line = {"game_id": self.game_id, "identity": self.identity, "session": self.scope.get("session")}
+        if services.posts_on_loop():
+            result = await services.post_line_on_loop(**line, text=text, preset=preset)
+        else:
+            result = await _in_db_thread(services.post_line)(**line, text=text, preset=preset, announce=False)
         if not result.ok:
             await self.send_error(result.verdict.value, result.verdict.text, ref=message)
             return
-        # Stored and committed in the thread (autocommit); announced from here, without a
-        # second hop from that thread back into this loop (docs/performance.md, "Chat").
+        # Stored and committed (autocommit), on this loop or in a thread; announced from here,
+        # without a second hop from a thread back into this loop (docs/performance.md, "Chat").
         await services.announce_line(result, layer=getattr(self, "channel_layer", None))
 
     async def on_chat_report(self, message: dict[str, Any]) -> None:

@@ -9,19 +9,22 @@ for its own reader (``chat.consumers``) with the facts the event carries.
 from __future__ import annotations
 
 import enum
+import functools
 import logging
 import re
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from asgiref.sync import async_to_sync
+import psycopg
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
-from django.core.cache import cache
+from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, Q, Subquery
+from django.db.models import Exists, Q, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from redis.exceptions import RedisError
 
 from accounts.identity import Identity
 from accounts.models import Block, Preferences
@@ -29,8 +32,11 @@ from accounts.services.preferences import GUEST_FIELDS, SESSION_KEY, clean_prefe
 from chat import selectors
 from chat.models import MAX_LENGTH, ChatLine, ChatMute, ChatReport
 from chat.presets import PRESETS
+from config.cache import SharedRedisCache
+from games.live import fastpath
 from games.live.events import game_group
 from games.models import Game
+from games.store import on_loop
 
 logger = logging.getLogger(__name__)
 
@@ -91,6 +97,10 @@ def clean_text(text: str) -> str:
     return " ".join(_CONTROL.sub(" ", text).split())
 
 
+def _rate_keys(author: str) -> list[str]:
+    return [f"chat:rate:{author}:{n}" for n in range(RATE_LINES)]
+
+
 def _take_rate_slot(author: str) -> bool:
     """Take one of the author's RATE_LINES slots, each held for RATE_SECONDS; False when all are held.
 
@@ -99,7 +109,7 @@ def _take_rate_slot(author: str) -> bool:
     cache (Redis when REDIS_URL is set, else this process's memory), where ``add``
     is atomic: two sockets racing for the last slot cannot both get it.
     """
-    keys = [f"chat:rate:{author}:{n}" for n in range(RATE_LINES)]
+    keys = _rate_keys(author)
     held = cache.get_many(keys)
     return any(key not in held and cache.add(key, 1, timeout=RATE_SECONDS) for key in keys)
 
@@ -116,46 +126,115 @@ class _Author:
     chat_on: bool
     muted: bool
     free_text: bool  # enough finished games to write more than the phrases
+    hide_from: tuple[int, ...] | None = None  # who blocked the author, when read in the same statement
 
 
-def _author_in_game(game_id: int, identity: Identity, *, session: Any, text: bool) -> _Author | None:
+def _author_query(
+    game_id: int, user_id: int | None, *, text: bool, at: datetime, blockers: bool = False
+) -> QuerySet:
     """The game's seats with the author's chat switch, running mute and finished games as annotations.
 
     One round trip instead of four (the chat line's CPU was mostly statements:
     docs/performance.md, "Chat"). A guest's switch lives in the session, and a
     guest writes phrases only, so a guest's line reads the seats alone.
+    ``blockers``: who blocked the author too, as an array (PostgreSQL's; SQLite reads them apart).
     """
     row = Game.objects.filter(pk=game_id)
     fields = ["user0_id", "user1_id", "guest0_key", "guest1_key"]
-    user = identity.user
-    if user is not None:
-        annotations: dict[str, Any] = {
-            "author_chat": Subquery(Preferences.objects.filter(user_id=user.pk).values("chat")[:1]),
-            "author_muted": Exists(ChatMute.objects.filter(user_id=user.pk, until__gt=timezone.now())),
-        }
-        if text:
-            # The PRESET_GAMES-th finished game, if there is one: LIMIT 1 OFFSET n-1, no count.
-            finished = Game.objects.filter(
-                Q(user0_id=user.pk) | Q(user1_id=user.pk), status=Game.Status.FINISHED
-            )
-            nth = selectors.PRESET_GAMES - 1
-            annotations["author_nth_game"] = Subquery(finished.order_by().values("pk")[nth : nth + 1])
-        row = row.annotate(**annotations)
-        fields += list(annotations)
-    found = row.values(*fields).first()
+    if user_id is None:
+        return row.values(*fields)
+    annotations: dict[str, Any] = {
+        "author_chat": Subquery(Preferences.objects.filter(user_id=user_id).values("chat")[:1]),
+        "author_muted": Exists(ChatMute.objects.filter(user_id=user_id, until__gt=at)),
+    }
+    if text:
+        # The PRESET_GAMES-th finished game, if there is one: LIMIT 1 OFFSET n-1, no count.
+        finished = Game.objects.filter(Q(user0_id=user_id) | Q(user1_id=user_id), status=Game.Status.FINISHED)
+        nth = selectors.PRESET_GAMES - 1
+        annotations["author_nth_game"] = Subquery(finished.order_by().values("pk")[nth : nth + 1])
+    if blockers:
+        from django.contrib.postgres.expressions import ArraySubquery
+
+        annotations["author_blocked_by"] = ArraySubquery(
+            Block.objects.filter(blocked_id=user_id).values("blocker_id")
+        )
+    return row.annotate(**annotations).values(*fields, *annotations)
+
+
+def _author_from(found: dict[str, Any] | None, identity: Identity, session: Any) -> _Author | None:
     if found is None:
         return None
     seats = (found["user0_id"], found["user1_id"], found["guest0_key"], found["guest1_key"])
-    if user is None:
+    if identity.user is None:
         return _Author(
             seats, chat_on=selectors.chat_settings(identity, session).enabled, muted=False, free_text=False
         )
     switch = found["author_chat"]
+    blocked_by = found.get("author_blocked_by")
     return _Author(
         seats,
         chat_on=clean_preferences({} if switch is None else {"chat": bool(switch)})["chat"],
         muted=bool(found["author_muted"]),
         free_text=found.get("author_nth_game") is not None,
+        hide_from=None if blocked_by is None else tuple(blocked_by),
+    )
+
+
+def _author_in_game(game_id: int, identity: Identity, *, session: Any, text: bool) -> _Author | None:
+    user_id = identity.user.pk if identity.user is not None else None
+    found = _author_query(game_id, user_id, text=text, at=timezone.now()).first()
+    return _author_from(found, identity, session)
+
+
+@dataclass(frozen=True)
+class _Draft:
+    """A line that passed the checks that need no database: what is written, and by whom."""
+
+    text: str
+    preset: str
+    rate_key: str  # the author's flood limit slots (``_take_rate_slot``)
+
+
+def _draft(identity: Identity, text: str | None, preset: str | None) -> _Draft | Verdict:
+    user, guest_key = identity.user, identity.guest.key if identity.guest is not None else ""
+    if user is None and not guest_key:
+        return Verdict.NO_IDENTITY
+    if preset is not None:
+        if text is not None or preset not in PRESETS:
+            return Verdict.INVALID
+        text = ""
+    else:
+        text = clean_text(text or "")
+        if not text or len(text) > MAX_LENGTH:
+            return Verdict.INVALID
+    return _Draft(text, preset or "", f"u{user.pk}" if user is not None else f"g{guest_key}")
+
+
+def _refusal(author: _Author | None, draft: _Draft) -> Verdict | None:
+    """Why this author may not post this draft here (before the flood limit), or None."""
+    if author is None:
+        return Verdict.NOT_FOUND
+    if not author.chat_on:
+        return Verdict.CHAT_OFF
+    if draft.text and not author.free_text:
+        return Verdict.PRESETS_ONLY
+    return None
+
+
+def _line(game_id: int, identity: Identity, author: _Author, draft: _Draft) -> ChatLine:
+    user0, user1, guest0, guest1 = author.seats
+    side = Game(user0_id=user0, user1_id=user1, guest0_key=guest0, guest1_key=guest1).side_of(identity)
+    return ChatLine(
+        game_id=game_id,
+        user=identity.user,
+        guest_key="" if identity.user is not None else identity.guest.key,  # type: ignore[union-attr]
+        author_name=identity.name,
+        room=ChatLine.Room.PLAYERS if side is not None else ChatLine.Room.SPECTATORS,
+        side=side,
+        text=draft.text,
+        preset=draft.preset,
+        # Muted authors are not told: their line is stored and shown to them alone.
+        muted=author.muted,
     )
 
 
@@ -171,44 +250,21 @@ def post_line(
     """Post ``text`` or a ``preset`` to the game's chat: a player's in the players' room, anyone else's in the spectators'.
 
     ``session``: the author's session (a guest's chat switch lives there).
-    ``announce=False``: the caller announces the stored line itself (``announce_line``):
-    the game socket does, from its event loop, without a second trip through a thread.
+    ``announce=False``: the caller announces the stored line itself (``announce_line``).
+    The game socket posts with ``post_line_on_loop`` where it can: the same rules.
     """
-    user, guest_key = identity.user, identity.guest.key if identity.guest is not None else ""
-    if user is None and not guest_key:
-        return Result(Verdict.NO_IDENTITY)
-    if preset is not None:
-        if text is not None or preset not in PRESETS:
-            return Result(Verdict.INVALID)
-        text = ""
-    else:
-        text = clean_text(text or "")
-        if not text or len(text) > MAX_LENGTH:
-            return Result(Verdict.INVALID)
-    author = _author_in_game(game_id, identity, session=session, text=bool(text))
-    if author is None:
-        return Result(Verdict.NOT_FOUND)
-    if not author.chat_on:
-        return Result(Verdict.CHAT_OFF)
-    if text and not author.free_text:
-        return Result(Verdict.PRESETS_ONLY)
-    if not _take_rate_slot(f"u{user.pk}" if user is not None else f"g{guest_key}"):
+    draft = _draft(identity, text, preset)
+    if isinstance(draft, Verdict):
+        return Result(draft)
+    author = _author_in_game(game_id, identity, session=session, text=bool(draft.text))
+    if (refused := _refusal(author, draft)) is not None:
+        return Result(refused)
+    assert author is not None
+    if not _take_rate_slot(draft.rate_key):
         return Result(Verdict.RATE_LIMITED)
-    user0, user1, guest0, guest1 = author.seats
-    side = Game(user0_id=user0, user1_id=user1, guest0_key=guest0, guest1_key=guest1).side_of(identity)
-    line = ChatLine(
-        game_id=game_id,
-        user=user,
-        guest_key="" if user is not None else guest_key,
-        author_name=identity.name,
-        room=ChatLine.Room.PLAYERS if side is not None else ChatLine.Room.SPECTATORS,
-        side=side,
-        text=text,
-        preset=preset or "",
-        # Muted authors are not told: their line is stored and shown to them alone.
-        muted=author.muted,
-    )
+    line = _line(game_id, identity, author, draft)
     # Whoever blocked the author never receives the line (their sockets drop it).
+    user = identity.user
     hide_from = (
         tuple(Block.objects.filter(blocked_id=user.pk).values_list("blocker_id", flat=True)) if user else ()
     )
@@ -219,6 +275,67 @@ def post_line(
         # reads the history because of this event must find the row.
         transaction.on_commit(lambda: _group_send(line.game_id, line_event(result)))
     return result
+
+
+# --- the game socket's line, on its event loop ------------------------------------------
+
+# Stand-ins the author's query is compiled with (``games.store.on_loop``): no real id is negative.
+_GAME_STAND_IN, _USER_STAND_IN = -7_000_001, -7_000_002
+_AT_STAND_IN = datetime(2000, 1, 1, tzinfo=UTC)
+
+
+@functools.cache
+def _author_statement(kind: str) -> on_loop.Compiled:
+    """The author's query for a guest, a registered author's phrase or their free text."""
+    user = None if kind == "guest" else _USER_STAND_IN
+    stand_ins: dict[str, Any] = {"game": _GAME_STAND_IN}
+    if user is not None:
+        stand_ins |= {"user": _USER_STAND_IN, "at": _AT_STAND_IN}
+    queryset = _author_query(_GAME_STAND_IN, user, text=kind == "text", at=_AT_STAND_IN, blockers=True)
+    return on_loop.compile_values(queryset, stand_ins)
+
+
+def posts_on_loop() -> bool:
+    """Whether a socket's line is stored from its event loop: the fast moves' PostgreSQL connections
+    and a Redis cache for the flood limit (else ``post_line`` in a database thread)."""
+    return fastpath.enabled() and isinstance(caches[DEFAULT_CACHE_ALIAS], SharedRedisCache)
+
+
+async def post_line_on_loop(
+    *,
+    game_id: int,
+    identity: Identity,
+    session: Any = None,
+    text: str | None = None,
+    preset: str | None = None,
+) -> Result:
+    """``post_line(announce=False)`` without a database thread (``posts_on_loop``): the same checks,
+    the author's facts and who blocked them in one statement, the flood limit in one Redis call,
+    then the INSERT. A connection that fails hands the line to ``post_line`` in a thread."""
+    draft = _draft(identity, text, preset)
+    if isinstance(draft, Verdict):
+        return Result(draft)
+    try:
+        user = identity.user
+        kind = "guest" if user is None else "text" if draft.text else "phrase"
+        values: dict[str, Any] = {"game": game_id}
+        if user is not None:
+            values |= {"user": user.pk, "at": timezone.now()}
+        found = await on_loop.fetch_one(_author_statement(kind), values)
+        author = _author_from(found, identity, session)
+        if (refused := _refusal(author, draft)) is not None:
+            return Result(refused)
+        assert author is not None
+        if not await cache.aadd_any(_rate_keys(draft.rate_key), timeout=RATE_SECONDS):  # type: ignore[attr-defined]
+            return Result(Verdict.RATE_LIMITED)
+        line = _line(game_id, identity, author, draft)
+        await on_loop.insert(line)
+    except (psycopg.Error, OSError, RedisError) as exc:
+        logger.warning("chat line for game %s went through a database thread: %s", game_id, exc)
+        return await sync_to_async(post_line, thread_sensitive=False)(
+            game_id=game_id, identity=identity, session=session, text=text, preset=preset, announce=False
+        )
+    return Result(Verdict.OK, line, author.hide_from or ())
 
 
 def _group_send(game_id: int, event: dict[str, Any]) -> None:

@@ -111,6 +111,23 @@ class SharedRedisCache(RedisCache):
         value = await async_redis(server).get(key)
         return default if value is None else client._serializer.loads(value)  # type: ignore[attr-defined]
 
+    async def aadd_any(self, keys: list[str], value: int = 1, timeout: int = 60) -> bool:
+        """``add`` the first of ``keys`` that is not set, on the event loop's client, in one call;
+        False when every key is set. The values read back as ``get`` reads them (ints are stored as they are)."""
+        client = self._cache
+        server = self._servers[client._get_connection_pool_index(write=True)]  # type: ignore[attr-defined]
+        made = [self.make_and_validate_key(key) for key in keys]
+        return bool(await async_redis(server).eval(_ADD_ANY, len(made), *made, value, int(timeout)))
+
+
+# The first key of KEYS that is free gets ARGV[1] for ARGV[2] seconds (as ``add``, SET NX with a timeout).
+_ADD_ANY = """
+for _, key in ipairs(KEYS) do
+  if redis.call('SET', key, ARGV[1], 'NX', 'EX', ARGV[2]) then return 1 end
+end
+return 0
+"""
+
 
 def _unreachable() -> tuple[type[BaseException], ...]:
     import redis.exceptions
