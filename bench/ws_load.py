@@ -33,13 +33,15 @@ plays, opened before the play starts: memory per idle socket is daphne's RSS
 after opening them minus before, divided by their number (KB = 1,024 bytes).
 Traffic stays on 127.0.0.1.
 
-With --chat-rate, some games also chat: in each, a socket of the first player
-(the author) posts preset lines, with gaps uniform in 0.5-1.5 of the mean so
-no author reaches the chat's limit of 5 lines in 10 s, and a socket of the
-second player (the reader, on the other server with --servers 2) receives
-them. A line's latency is the author's send to the reader receiving it. These
-are two more sockets in each chatting game (they receive its moves as well),
-opened beside the players' own.
+With --chat-rate, some games also chat: in each, the first player (the
+author) posts preset lines, with gaps uniform in 0.5-1.5 of the mean so no
+author reaches the chat's limit of 5 lines in 10 s, and the second player (the
+reader, on the other server with --servers 2) receives them. A line's latency
+is the author's send to the reader receiving it. By default they chat on the
+players' own game sockets, as the page does (the bots ask for the chat, and
+read while they think); ``--chat-sockets extra`` opens two more sockets in each
+chatting game for it instead (a second tab of each player: they receive the
+game's moves as well), the layout of the figures before session 12.
 """
 
 from __future__ import annotations
@@ -327,6 +329,64 @@ async def chat_pair(
         await asyncio.gather(author.close(), reader.close(), return_exceptions=True)
 
 
+class ChatOnBots:
+    """One chatting game on its players' own sockets: the first bot writes, the second reads."""
+
+    def __init__(self, rate: float, latencies: list[tuple[float, float]], errors: list[dict]) -> None:
+        from collections import deque
+
+        self.rate = rate
+        self.latencies = latencies
+        self.errors = errors
+        self.pending: deque[tuple[int, float]] = deque()  # (id, sent at) of the lines not yet read
+        self.ready = asyncio.Event()  # both have their chat history
+        self._in: set[str] = set()
+
+    def _history(self, who: str) -> None:
+        self._in.add(who)
+        if self._in == {"author", "reader"}:
+            self.ready.set()
+
+    def author_message(self, message: dict) -> bool:
+        kind = message["type"]
+        if kind == "chat_history":
+            self._history("author")
+        elif kind == "error" and str(message.get("code", "")).startswith("chat"):
+            self.errors.append(message)  # refused: the reader will never see it
+            for entry in list(self.pending):
+                if entry[0] == message.get("id"):
+                    self.pending.remove(entry)
+        elif kind != "chat":  # its own line's echo is the author's too
+            return False
+        return True
+
+    def reader_message(self, message: dict) -> bool:
+        kind = message["type"]
+        if kind == "chat_history":
+            self._history("reader")
+        elif kind == "chat":
+            if self.pending:
+                _, sent = self.pending.popleft()
+                self.latencies.append((sent, time.perf_counter() - sent))
+        else:
+            return False
+        return True
+
+    async def write(self, author) -> None:
+        import json
+
+        await self.ready.wait()
+        for n in itertools.count():
+            await asyncio.sleep(random.uniform(0.5, 1.5) / self.rate)
+            if author.ws is None:
+                continue
+            self.pending.append((n, time.perf_counter()))
+            try:
+                await author.ws.send(json.dumps({"type": "chat", "preset": "hello", "id": n}))
+            except Exception:  # noqa: BLE001 - a socket closed meanwhile: the bot reconnects
+                self.pending.pop()
+
+
 def play_client(
     conn,
     games,
@@ -336,6 +396,7 @@ def play_client(
     in_flight: int,
     connect_limit: float,
     chat_games: int = 0,
+    chat_sockets: str = "own",
 ) -> None:
     """One client process: plays its slice of the games until the parent says stop.
 
@@ -352,28 +413,35 @@ def play_client(
     async def run() -> list:
         gate = asyncio.Semaphore(in_flight)
         bots = []
+        chats, chat_ready, talks = [], [], []
         for j, (game_id, black, white) in enumerate(games):
             i = offset + j
             port_b, port_w = ports[i % len(ports)], ports[(i + 1) % len(ports)]
-            bots.append(
-                GameBot(
-                    f"ws://127.0.0.1:{port_b}/ws/game/{game_id}/",
-                    cookie=black,
-                    think=thinking,
-                    connect_gate=gate,
-                )
+            talk = ChatOnBots(CHAT_LINES_PER_AUTHOR_S, chat_latencies, chat_errors)
+            own = chat_sockets == "own" and j < chat_games
+            author = GameBot(
+                f"ws://127.0.0.1:{port_b}/ws/game/{game_id}/",
+                cookie=black,
+                think=thinking,
+                connect_gate=gate,
+                chat=own,
+                on_message=talk.author_message if own else None,
             )
-            bots.append(
-                GameBot(
-                    f"ws://127.0.0.1:{port_w}/ws/game/{game_id}/",
-                    cookie=white,
-                    think=thinking,
-                    connect_gate=gate,
-                )
+            reader = GameBot(
+                f"ws://127.0.0.1:{port_w}/ws/game/{game_id}/",
+                cookie=white,
+                think=thinking,
+                connect_gate=gate,
+                chat=own,
+                on_message=talk.reader_message if own else None,
             )
+            bots += [author, reader]
+            if own:
+                talks.append(talk)
+                chat_ready.append(talk.ready)
+                chats.append(asyncio.create_task(talk.write(author)))
         tasks = [asyncio.create_task(bot.play(timeout=24 * 3600)) for bot in bots]
-        chats, chat_ready = [], []
-        for j, (game_id, black, white) in enumerate(games[:chat_games]):
+        for j, (game_id, black, white) in enumerate(games[:chat_games] if chat_sockets == "extra" else []):
             i = offset + j
             port_b, port_w = ports[i % len(ports)], ports[(i + 1) % len(ports)]
             chat_ready.append(asyncio.Event())
@@ -398,6 +466,7 @@ def play_client(
         ) and time.perf_counter() < give_up:
             await asyncio.sleep(0.2)
         conn.send((time.perf_counter(), sum(1 for bot in bots if bot.snapshot is not None), len(bots)))
+        chat_errors.extend({"type": "not_connected"} for talk in talks if not talk.ready.is_set())
         await asyncio.get_running_loop().run_in_executor(None, conn.recv)  # the parent's word to stop
         for chat in chats:
             chat.cancel()
@@ -587,7 +656,17 @@ def play(args, games, ports, daphne_pids, profile_path: str | None) -> None:
         chat_share = math.ceil(chat_games * len(chunk) / len(games))
         proc = ctx.Process(
             target=play_client,
-            args=(child, chunk, ports, k * per, think, in_flight, args.connect_limit, chat_share),
+            args=(
+                child,
+                chunk,
+                ports,
+                k * per,
+                think,
+                in_flight,
+                args.connect_limit,
+                chat_share,
+                args.chat_sockets,
+            ),
         )
         proc.start()
         CLIENTS.append(proc)
@@ -725,6 +804,12 @@ def main() -> None:
         type=float,
         default=0,
         help=f"chat lines a second, over games chatting at {CHAT_LINES_PER_AUTHOR_S:g} lines/s each",
+    )
+    parser.add_argument(
+        "--chat-sockets",
+        choices=("own", "extra"),
+        default="own",
+        help="chat on the players' game sockets (as the page does) or on two extra sockets a game",
     )
     parser.add_argument("--no-pin", action="store_true", help="leave every process on every core")
     parser.add_argument(

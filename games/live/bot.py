@@ -4,6 +4,8 @@ Used by the multi-process tests and by ``bench/ws_load.py``; also a starting
 point for anyone writing a bot. It reconnects with backoff when the socket
 drops, keeps only the newest snapshot (highest ``v``) and resends an unacked
 move with the same id, which the server answers without applying it twice.
+It keeps reading while it thinks, as a page does, and can take part in the
+chat on the same socket (``chat``, ``on_message``, ``ws``).
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ class GameBot:
         think: Callable[[], float] = lambda: 0.0,
         connect_gate: asyncio.Semaphore | None = None,
         ack_timeout: float = 5.0,
+        chat: bool = False,
+        on_message: Callable[[dict[str, Any]], bool] | None = None,
     ) -> None:
         self.connect_gate = connect_gate  # limits handshakes in flight (load tests)
         # As the browser does (static/js/play/client.js): a move not acknowledged
@@ -47,6 +51,12 @@ class GameBot:
         self.origin = origin
         self.choose = choose
         self.think = think
+        # ``chat``: ask for the chat on every (re)connect, as the page does, so lines arrive here.
+        # ``on_message``: sees every message first; True when it was the caller's (a chat line,
+        # a chat refusal), which the bot then leaves alone.
+        self.chat = chat
+        self.on_message = on_message
+        self.ws: ClientConnection | None = None  # the socket in use: a chat writer sends on it
         self.snapshot: dict[str, Any] | None = None
         self.side: int | None = None
         self.pending: dict[str, Any] | None = None  # the move sent and not yet acknowledged
@@ -116,6 +126,30 @@ class GameBot:
         async with self.connect_gate:
             return await connect(self.url, origin=origin, additional_headers=headers, open_timeout=10)
 
+    async def _handle(self, ws: ClientConnection, raw: str | bytes) -> None:
+        message = json.loads(raw)
+        if self.on_message is not None and self.on_message(message):
+            return
+        if message["type"] == "error":
+            self.errors.append(message)
+            self.pending = None
+            return
+        if not self._take(message):
+            await ws.send(json.dumps({"type": "sync"}))
+
+    async def _thought(self, ws: ClientConnection, version: int) -> bool:
+        """The thinking time, reading what arrives meanwhile; False if the game moved on."""
+        due = time.monotonic() + self.think()
+        while (left := due - time.monotonic()) > 0:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=left)
+            except TimeoutError:
+                break
+            await self._handle(ws, raw)
+            if self.snapshot is None or self.snapshot["v"] != version:
+                return False
+        return True
+
     async def play(self, *, max_moves: int | None = None, timeout: float = 120) -> dict[str, Any] | None:
         """Play until the game ends (or after ``max_moves`` of ours); returns the last snapshot.
 
@@ -137,6 +171,9 @@ class GameBot:
             ack_wait = self.ack_timeout
             try:
                 async with ws:
+                    self.ws = ws
+                    if self.chat:
+                        await ws.send(json.dumps({"type": "chat_history"}))
                     if self.pending is not None:  # resend after a reconnect: applied at most once
                         await ws.send(json.dumps(self.pending))
                     while time.monotonic() < deadline:
@@ -145,7 +182,8 @@ class GameBot:
                         ):
                             return self.snapshot
                         if (game := self._my_turn()) is not None and self.pending is None:
-                            await asyncio.sleep(self.think())
+                            if not await self._thought(ws, game["v"]):
+                                continue  # the game changed while thinking: look again
                             move = self.choose(game)
                             self.pending = {
                                 "type": "move",
@@ -170,13 +208,7 @@ class GameBot:
                                 # server gets slower for every resend it must answer.
                                 ack_wait = min(2 * ack_wait, 4 * self.ack_timeout)
                             continue
-                        message = json.loads(raw)
-                        if message["type"] == "error":
-                            self.errors.append(message)
-                            self.pending = None
-                            continue
-                        if not self._take(message):
-                            await ws.send(json.dumps({"type": "sync"}))
+                        await self._handle(ws, raw)
             except (OSError, WebSocketException):  # a dropped connection: reconnect and resync
                 self.reconnects += 1
                 await asyncio.sleep(backoff * random.uniform(0.7, 1.3))
