@@ -419,21 +419,19 @@ def play_client(
             port_b, port_w = ports[i % len(ports)], ports[(i + 1) % len(ports)]
             talk = ChatOnBots(CHAT_LINES_PER_AUTHOR_S, chat_latencies, chat_errors)
             own = chat_sockets == "own" and j < chat_games
-            author = GameBot(
-                f"ws://127.0.0.1:{port_b}/ws/game/{game_id}/",
-                cookie=black,
-                think=thinking,
-                connect_gate=gate,
-                chat=own,
-                on_message=talk.author_message if own else None,
-            )
-            reader = GameBot(
-                f"ws://127.0.0.1:{port_w}/ws/game/{game_id}/",
-                cookie=white,
-                think=thinking,
-                connect_gate=gate,
-                chat=own,
-                on_message=talk.reader_message if own else None,
+            author, reader = (
+                GameBot(
+                    f"ws://127.0.0.1:{port}/ws/game/{game_id}/",
+                    cookie=cookie,
+                    think=thinking,
+                    connect_gate=gate,
+                    chat=own,
+                    on_message=hook if own else None,
+                )
+                for port, cookie, hook in (
+                    (port_b, black, talk.author_message),
+                    (port_w, white, talk.reader_message),
+                )
             )
             bots += [author, reader]
             if own:
