@@ -154,11 +154,15 @@ class ChatMixin:
         if isinstance(text, str) and len(text) > 4 * MAX_LENGTH:  # no point cleaning a page of text
             await self.send_error(services.Verdict.INVALID.value, services.Verdict.INVALID.text, ref=message)
             return
-        line = {"game_id": self.game_id, "identity": self.identity, "session": self.scope.get("session")}
+        game_id, identity, session = self.game_id, self.identity, self.scope.get("session")
         if services.posts_on_loop():
-            result = await services.post_line_on_loop(**line, text=text, preset=preset)
+            result = await services.post_line_on_loop(
+                game_id=game_id, identity=identity, session=session, text=text, preset=preset
+            )
         else:
-            result = await _in_db_thread(services.post_line)(**line, text=text, preset=preset, announce=False)
+            result = await _in_db_thread(services.post_line)(
+                game_id=game_id, identity=identity, session=session, text=text, preset=preset, announce=False
+            )
         if not result.ok:
             await self.send_error(result.verdict.value, result.verdict.text, ref=message)
             return

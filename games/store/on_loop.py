@@ -78,7 +78,7 @@ def _insert_statement(model: type[Model]) -> tuple[str, tuple[Field, ...]]:
     placeholders = ", ".join(["%s"] * len(fields))
     sql = (
         f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({placeholders}) "
-        f"RETURNING {quote(str(meta.pk.column))}"  # type: ignore[union-attr]
+        f"RETURNING {quote(str(meta.pk.column))}"
     )
     return sql, fields
 
