@@ -759,6 +759,33 @@ def play(args, games, ports, daphne_pids, profile_path: str | None) -> None:
         print(f"  py-spy profile of daphne pid {daphne_pids[0]}: {profile_path}")
 
 
+# The libraries a socket's CPU is spent in: nothing pins their versions, so each run says them.
+MEASURED_LIBRARIES = (
+    "daphne",
+    "twisted",
+    "autobahn",
+    "channels",
+    "channels-redis",
+    "redis",
+    "hiredis",
+    "psycopg",
+)
+
+
+def versions() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    def one(name: str) -> str:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            return "-"
+
+    return f"Python {sys.version.split()[0]}, " + ", ".join(
+        f"{name} {one(name)}" for name in MEASURED_LIBRARIES
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -818,6 +845,7 @@ def main() -> None:
     args = parser.parse_args()
     if not os.getenv("REDIS_URL"):
         sys.exit("set REDIS_URL (and DATABASE_URL): the load test measures the production layer")
+    print(f"versions: {versions()}", flush=True)
 
     from launch.processes import celery_worker_command, daphne_command, free_port, wait_for_port
 
