@@ -649,6 +649,18 @@ _SAFETY = 0.02  # seconds kept in hand before the deadline
 _SOLVER_SHARE = 0.2  # of the budget for the midgame search when a solver will run after it
 
 
+def near_best(results: list[tuple[int, int]], window: int) -> list[int]:
+    """The squares of ``Search.root(..., window)``'s results scored strictly within ``window`` of the best.
+
+    Strictly: a move whose null-window test at the floor (the best so far minus ``window``) failed
+    returns a bound at most that floor, and a fail-hard search (the transposition table's cut-offs)
+    returns the floor itself. Counting those as "within" once let Hard pick any move of its first
+    six plies (the parallel opening after f5 as often as d6, two discs worse).
+    """
+    top = results[0][0]
+    return sorted(sq for score, sq in results if score > top - window)
+
+
 def _midgame_move(own: int, opp: int, params: _Level, rng: random.Random, stop: float) -> int:
     """Best square by iterative deepening; the last completed iteration counts.
 
@@ -669,7 +681,7 @@ def _midgame_move(own: int, opp: int, params: _Level, rng: random.Random, stop: 
             results = search.root(own, opp, depth, order, window)
             top = results[0][0]
             if window is not None:
-                best = rng.choice(sorted(sq for score, sq in results if score >= top - window))
+                best = rng.choice(near_best(results, window))
             else:
                 best = results[0][1]
             order = [sq for _, sq in results]

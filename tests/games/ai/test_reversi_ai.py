@@ -121,6 +121,25 @@ def test_hard_keeps_to_its_time_budget(start):
     assert move in ENGINE.legal_moves(state)
 
 
+def test_hard_varies_its_opening_only_among_moves_within_half_a_disc_of_the_best():
+    # After f5 the perpendicular d6 is best at every depth from 3 on, the parallel f4 and the
+    # diagonal f6 about two discs worse (Hard's own learned evaluation). Hard varies its first six
+    # plies among moves within half a disc, so it answers d6 whatever the seed; until Dec 2026
+    # the fail-hard bounds of the other two counted as "within" and it picked any of the three.
+    state = replay(ENGINE, ["f5"])
+    assert {choose_move(ENGINE, state, "hard", seed=seed) for seed in range(12)} == {"d6"}
+    # The first move still varies: the four openings are the same by symmetry.
+    assert len({choose_move(ENGINE, ENGINE.initial(), "hard", seed=seed) for seed in range(12)}) > 1
+
+
+def test_a_move_whose_window_test_failed_is_not_near_the_best():
+    # (score, square) from Search.root with a window of 16: the best exact at 48, two moves that
+    # failed the null window at 48 - 16 came back as that floor (a fail-hard bound), one below it.
+    assert reversi_ai.near_best([(48, 43), (32, 45), (32, 29), (10, 20)], 16) == [43]
+    # A move searched again with the full window because it passed the test has an exact score.
+    assert reversi_ai.near_best([(48, 43), (40, 45), (32, 29)], 16) == [43, 45]
+
+
 # -- not blind -------------------------------------------------------------------------------
 
 
