@@ -36,6 +36,7 @@ class RootResult:
     ``only``: every other move scores at or below the ``floor`` the caller gave.
     ``exact``: Reversi's final disc difference with perfect play (solver phase only).
     ``root``, ``deep``, ``shallow``: what the search said of the root moves (``PositionEval``).
+    ``mate``: a proof's distance in plies to the end (Quantum TTT only, ``PositionEval.mate``).
     """
 
     score: float | None
@@ -47,6 +48,7 @@ class RootResult:
     root: tuple[tuple[str, float, int], ...] = ()
     deep: float | None = None
     shallow: float | None = None
+    mate: int | None = None
 
 
 # Reversi ---------------------------------------------------------------------------
@@ -151,6 +153,8 @@ def quantum_ttt(
     proven = _proven(value, bound)
     score = None if proven is not None else float(value)
     only = len(scored) > 1 and _as_score(scored[1][0], bound, 1) <= floor_of(_as_score(value, bound, 1))
+    # A child's proven value is WIN minus its plies to the end counted from the child.
+    mate = core.WIN - abs(int(value)) + 1 if proven is not None else None
     line = [best, *reply]
     probe = engine.play(state, best)
     if reply:
@@ -159,7 +163,7 @@ def quantum_ttt(
         answer, _, _, _ = core.search(probe, order, max(1, depth - 2), NO_DEADLINE)
         line.append(answer)
         probe = engine.play(probe, answer)
-    return RootResult(score, proven, best, tuple(line), only)
+    return RootResult(score, proven, best, tuple(line), only, mate=mate)
 
 
 # Monte Carlo games --------------------------------------------------------------------

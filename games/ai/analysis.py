@@ -84,7 +84,7 @@ BUDGET: dict[str, dict[str, int]] = {
     "reversi": {"depth": 8, "exact": 18},
     "ataxx": {"depth": 6},
     "quantum_ttt": {"depth": 6},
-    "ultimate_ttt": {"iterations": 30_000},
+    "ultimate_ttt": {"iterations": 120_000},
     "four_tac_toe": {"iterations": 8_000},
 }
 PYTHON_BUDGET: dict[str, dict[str, int]] = {
@@ -111,6 +111,20 @@ def scale_of(slug: str) -> float:
     return float(calibration()[slug]["scale"])
 
 
+def slip_of(slug: str) -> float | None:
+    """The share of plies on which the calibration's players let a proven result go (fitted on the
+    same self-play as the curve), for a game whose proofs carry their distance (``PositionEval.mate``)."""
+    slip = calibration()[slug].get("slip")
+    return None if slip is None else float(slip["per_ply"])
+
+
+def accuracy_weight_of(slug: str) -> float:
+    """How many points of lichess's per-move accuracy formula a point of winning percentage lost counts
+    for in this game (1 unless fitted otherwise: docs/analysis.md, "Accuracy")."""
+    weight = calibration()[slug].get("accuracy_weight")
+    return 1.0 if weight is None else float(weight["weight"])
+
+
 @dataclass(frozen=True)
 class PositionEval:
     """The analysis of one position.
@@ -134,6 +148,9 @@ class PositionEval:
     search of the position before a move gave that move minus the position after it's
     ``shallow``: the same search, so a move is compared with the best move of the same
     tree.
+    ``mate``: a proven result's distance, the plies to the end of the game with best play
+    (the winner hurrying, the loser holding out); 0 for a finished game. Set where a proof
+    has no other margin (Quantum TTT): ``judge_move`` tells a lost position's moves apart by it.
     """
 
     chances: float
@@ -145,6 +162,7 @@ class PositionEval:
     root: tuple[tuple[str, float, int], ...] = ()
     deep: float | None = None
     shallow: float | None = None
+    mate: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -157,12 +175,18 @@ class PositionEval:
             "root": [[move, round(value, 3), visits] for move, value, visits in self.root],
             "deep": None if self.deep is None else round(self.deep, 3),
             "shallow": None if self.shallow is None else round(self.shallow, 3),
+            "mate": self.mate,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PositionEval:
         """An evaluation stored by ``as_dict``; one stored before a field existed gets its default."""
-        score, deep, shallow = data.get("score"), data.get("deep"), data.get("shallow")
+        score, deep, shallow, mate = (
+            data.get("score"),
+            data.get("deep"),
+            data.get("shallow"),
+            data.get("mate"),
+        )
         return cls(
             float(data["chances"]),
             data.get("best"),
@@ -173,6 +197,7 @@ class PositionEval:
             tuple((str(m), float(c), int(v)) for m, c, v in data.get("root") or ()),
             None if deep is None else float(deep),
             None if shallow is None else float(shallow),
+            None if mate is None else int(mate),
         )
 
 
@@ -286,6 +311,29 @@ def fit_scale(samples: Sequence[tuple[float, float]]) -> float:
     return math.exp((low + high) / 2)
 
 
+def fit_slip(proofs: Sequence[tuple[int, bool]]) -> float:
+    """The maximum-likelihood ``slip`` for (plies to the end, the proven result held) samples
+    (bench/calibrate_analysis.py): P(held) = (1 - slip) ** plies. A golden-section search on slip in
+    (0, 0.5): the loss has one minimum."""
+
+    def loss(slip: float) -> float:
+        total = 0.0
+        for plies, held in proofs:
+            kept = (1.0 - slip) ** plies
+            total -= math.log(max(1e-12, kept if held else 1.0 - kept))
+        return total
+
+    low, high = 1e-6, 0.5
+    ratio = (math.sqrt(5) - 1) / 2
+    for _ in range(80):
+        a, b = high - ratio * (high - low), low + ratio * (high - low)
+        if loss(a) < loss(b):
+            high = b
+        else:
+            low = a
+    return (low + high) / 2
+
+
 def classify(drop: float) -> str | None:
     """The kind of error a drop in the mover's winning chances is, or None."""
     for kind, threshold in THRESHOLDS:
@@ -294,15 +342,14 @@ def classify(drop: float) -> str | None:
     return None
 
 
-def label(drop: float, *, forced: bool, exact_loss: int | None = None) -> str:
-    """A move's label from its drop in winning chances (and, proven, the discs it gave away)."""
+def label(drop: float, *, forced: bool) -> str:
+    """A move's label from its drop in winning chances (a Reversi solver-phase move's discs given
+    away are in its drop: ``judge_move``)."""
     if forced:
         return "forced"
     kind = classify(drop)
     if kind is not None:
         return kind
-    if exact_loss is not None:  # the solver's phase: the result is kept, the discs tell
-        return "best" if exact_loss == 0 else "excellent" if exact_loss <= 4 else "good"
     if drop < BEST_DROP:
         return "best"
     return "excellent" if drop < EXCELLENT_DROP else "good"
@@ -325,6 +372,8 @@ def judge_move(
     phase: str = "middle",
     scale: float | None = None,
     moves_again: bool = False,
+    slip: float | None = None,
+    accuracy_weight: float = 1.0,
 ) -> MoveJudgement:
     """Judge the move ``move`` by ``side`` that led from ``before`` to ``after``.
 
@@ -335,6 +384,11 @@ def judge_move(
     at least ``SCORE_WEIGHT`` (1: all of) the drop the loss of score between the two positions
     would be in an even position (``moves_again``: the mover is to move after it too, so the
     score after keeps its sign).
+
+    With ``slip`` (a game whose proofs carry their distance): between two positions with the same
+    proven result for the mover, the move is judged by the distance it gives up, the winner's
+    longer way or the loser's quicker end (``slower_or_sooner``). ``accuracy_weight``: the move's
+    accuracy reads its drop that many times over (its label does not).
     """
     sign = 1.0 if side == 0 else -1.0
     drop = max(0.0, sign * (before.chances - after.chances))
@@ -346,9 +400,13 @@ def judge_move(
     elif scale is not None and before.score is not None and after.score is not None:
         lost = before.score - (after.score if moves_again else -after.score)
         drop = max(drop, SCORE_WEIGHT * max(0.0, chances_from_score(lost, scale)))
+    if slip is not None:
+        drop = max(drop, slower_or_sooner(before, after, side, slip))
     exact_loss = None
     if before.exact is not None and after.exact is not None:
         exact_loss = max(0, int(sign * (before.exact - after.exact)))
+        if scale is not None:  # a disc given away in the solver's phase counts as one in the midgame
+            drop = max(drop, SCORE_WEIGHT * chances_from_score(exact_loss, scale))
     if forced or move == before.best:  # the search's own choice is never an error
         drop = 0.0
     kind = None if forced else classify(drop)
@@ -359,16 +417,38 @@ def judge_move(
         move=move,
         drop=drop,
         kind=kind,
-        accuracy=move_accuracy(drop),
+        accuracy=move_accuracy(drop * accuracy_weight),
         best=before.best if shows_better else None,
         line=before.line if shows_better else (),
         exact_loss=exact_loss,
         forced=forced,
-        label=label(drop, forced=forced, exact_loss=exact_loss),
+        label=label(drop, forced=forced),
         only=before.only and move == before.best and not forced,
         phase=phase,
         chances=percent(sign * after.chances) / 100.0,
     )
+
+
+def slower_or_sooner(before: PositionEval, after: PositionEval, side: int, slip: float) -> float:
+    """What a move gave up between two positions with the same proven result for ``side`` (0 if not).
+
+    A proven result holds only as long as the winner keeps finding the way: with the calibration's
+    players it holds through ``d`` plies with probability ``(1 - slip) ** d``, and a result let go
+    leaves an open game. So the winner's chances of a win in ``d`` plies are ``(1 - slip) ** d``
+    (-1..+1 scale, an open game 0), the loser's minus that. The best move reaches the end in
+    ``before.mate`` plies; the move played in ``after.mate`` plus its own. A winner who takes the
+    longer way, or a loser who lets the end come sooner than the best defence, loses the
+    difference. Without the distances, or with different results, 0.
+    """
+    if before.mate is None or after.mate is None:
+        return 0.0
+    sign = 1.0 if side == 0 else -1.0
+    result = sign * before.chances
+    if abs(result) != 1.0 or sign * after.chances != result:
+        return 0.0
+    best = (1.0 - slip) ** max(0, before.mate - 1)
+    played = (1.0 - slip) ** after.mate
+    return max(0.0, (best - played) if result > 0 else (played - best))
 
 
 def same_search_loss(
@@ -490,7 +570,7 @@ def _terminal(engine: Engine, state: Any) -> PositionEval | None:
         diff = black - white
         empties = 64 - black - white  # empty squares go to the winner
         exact = diff + empties if diff > 0 else diff - empties if diff < 0 else 0
-    return PositionEval(chances, None, (), exact)
+    return PositionEval(chances, None, (), exact, mate=0)
 
 
 def _position(
@@ -513,6 +593,7 @@ def _position(
         tuple((str(m), float(c), int(v)) for m, c, v in result.root),
         None if result.deep is None else float(result.deep),
         None if result.shallow is None else float(result.shallow),
+        result.mate if result.proven is not None else None,
     )
 
 
@@ -643,9 +724,17 @@ def _unbiased(deep: float, shallow: float, win: float) -> float:
 
 
 def _negamax_eval(
-    engine: Engine, state: Any, searcher: _Negamax, depth: int, slug: str, per_unit: float = 1.0
+    engine: Engine,
+    state: Any,
+    searcher: _Negamax,
+    depth: int,
+    slug: str,
+    per_unit: float = 1.0,
+    *,
+    distance: bool = False,
 ) -> PositionEval:
-    """The fallback's result; ``per_unit`` converts the static score to calibration units."""
+    """The fallback's result; ``per_unit`` converts the static score to calibration units;
+    ``distance``: a proof keeps its distance (``PositionEval.mate``)."""
     value, line, only = searcher.root(state, depth, lambda s: _floor_of(slug)(s / per_unit) * per_unit)
     proven = 1 if value >= _WIN - 1_000 else -1 if value <= 1_000 - _WIN else None
     deep = shallow = None
@@ -662,6 +751,7 @@ def _negamax_eval(
         only,
         deep=None if deep is None else deep / per_unit,
         shallow=None if shallow is None else shallow / per_unit,
+        mate=int(_WIN - abs(value)) if proven is not None and distance else None,
     )
     return _position(engine, state, result, slug)
 
@@ -835,7 +925,9 @@ def _quantum_ttt(engine: Engine, state: Any, *, depth: int) -> PositionEval:
 
     searcher = _Negamax(engine, static, lambda m: m.startswith("@"))
     # No table of the moves' own values (docs/decisions.md, session 11): judged by the two positions.
-    return replace(_negamax_eval(engine, state, searcher, depth, "quantum_ttt"), deep=None, shallow=None)
+    return replace(
+        _negamax_eval(engine, state, searcher, depth, "quantum_ttt", distance=True), deep=None, shallow=None
+    )
 
 
 # Monte Carlo games -----------------------------------------------------------
@@ -1024,13 +1116,22 @@ def evaluate(engine: Engine, state: Any, budget: dict[str, int] | None = None) -
 
 
 def judge_game(
-    engine: Engine, moves: Sequence[str], evals: Sequence[PositionEval], start: Any | None = None
+    engine: Engine,
+    moves: Sequence[str],
+    evals: Sequence[PositionEval],
+    start: Any | None = None,
+    *,
+    accuracy_weight: float | None = None,
 ) -> list[MoveJudgement]:
-    """Judge every move of a game from the evaluations of its positions (one more than moves)."""
+    """Judge every move of a game from the evaluations of its positions (one more than moves).
+
+    ``accuracy_weight``: instead of the game's fitted one (``bench/calibrate_analysis.py`` fits it).
+    """
     if len(evals) != len(moves) + 1:
         raise ValueError("need one evaluation per position: one more than the moves")
     state = engine.initial() if start is None else start
-    scale = scale_of(engine.slug)
+    scale, slip = scale_of(engine.slug), slip_of(engine.slug)
+    weight = accuracy_weight_of(engine.slug) if accuracy_weight is None else accuracy_weight
     out = []
     for ply, move in enumerate(moves):
         side = engine.to_move(state)
@@ -1048,6 +1149,8 @@ def judge_game(
                 phase=phase_of(engine, state),
                 scale=scale,
                 moves_again=again,
+                slip=slip,
+                accuracy_weight=weight,
             )
         )
         state = after
