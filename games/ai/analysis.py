@@ -33,9 +33,12 @@ between the position before it (best play) and the position after it, or, when m
 the drop its loss of score would be from an even position: lichess's thresholds
 0.1 an inaccuracy, 0.2 a mistake, 0.3 a blunder (on the -1..+1 scale, i.e. 5,
 10 and 15 points of winning percentage); below them "best", "excellent" or
-"good" (``label``). "Only move": the best move, played, when every other move
-would have been a mistake or worse. A move's accuracy is lichess's formula on
-the winning percentage lost; a player's accuracy (``game_accuracy``) is
+"good" (``label``). A Reversi solver-phase move's discs given away count as a loss of
+score; between two positions with the same proven result a Quantum TTT move is judged
+by the distance it gives up (``slower_or_sooner``). "Only move": the best move, played,
+when every other move would have been a mistake or worse. A move's accuracy is lichess's
+formula on the winning percentage lost, read the game's ``accuracy_weight`` times over
+(fitted on a random player and Hard); a player's accuracy (``game_accuracy``) is
 lichess's: the mean of the volatility-weighted mean and the harmonic mean of
 their moves' accuracies, over the game and over each phase (``phase_of``).
 """
