@@ -680,10 +680,7 @@ def _midgame_move(own: int, opp: int, params: _Level, rng: random.Random, stop: 
         for depth in range(1, min(params.max_depth, n_empty) + 1):
             results = search.root(own, opp, depth, order, window)
             top = results[0][0]
-            if window is not None:
-                best = rng.choice(near_best(results, window))
-            else:
-                best = results[0][1]
+            best = results[0][1] if window is None else rng.choice(near_best(results, window))
             order = [sq for _, sq in results]
             if abs(top) >= WIN:
                 break  # the game is decided within the horizon

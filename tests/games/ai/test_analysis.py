@@ -355,7 +355,9 @@ def test_a_games_accuracy_weight_reads_its_moves_harder_but_leaves_their_labels(
     harder = judge_move(5, 0, "a1", before, after, forced=False, scale=UTTT_SCALE, accuracy_weight=2.5)
     assert plain.label == harder.label == "good" and plain.drop == harder.drop  # 2.8 points of chances
     assert plain.accuracy == pytest.approx(move_accuracy(plain.drop))
-    assert harder.accuracy == pytest.approx(move_accuracy(2.5 * plain.drop)) and harder.accuracy < plain.accuracy
+    assert (
+        harder.accuracy == pytest.approx(move_accuracy(2.5 * plain.drop)) and harder.accuracy < plain.accuracy
+    )
 
 
 @pytest.mark.parametrize("slug", ["reversi", "ataxx", "quantum_ttt", "ultimate_ttt", "four_tac_toe"])
