@@ -489,6 +489,15 @@ def test_a_quantum_ttt_loss_that_comes_sooner_than_the_best_defence_costs_its_di
     assert judge_move(3, 1, "5-7", before, quick, forced=False, scale=QTTT_SCALE).drop == 0.0
 
 
+def test_both_quantum_ttt_searches_give_a_proof_its_distance():
+    state = QTTT.from_fen(QTTT_X_WINS)
+    compiled_eval = evaluate(QTTT, state)
+    with pure_python():
+        python_eval = evaluate(QTTT, state, analysis.PYTHON_BUDGET["quantum_ttt"])
+    assert compiled_eval.chances == python_eval.chances == 1.0
+    assert compiled_eval.mate == python_eval.mate == 2  # two plies to the end, by both searches
+
+
 def test_a_winner_who_takes_the_longer_way_loses_what_a_slip_on_the_way_could_cost():
     slip = 0.05
     before = PositionEval(1.0, "3-6", mate=3)  # X (side 0) to move wins in 3 plies
