@@ -4,16 +4,27 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
+# uv installs exactly what uv.lock holds (the versions CI tested); pip only brings uv itself.
+UV_VERSION := 0.13.9
+UV     := UV_PROJECT_ENVIRONMENT=$(VENV) $(BIN)/uv
 
-.PHONY: setup run test perf lint bench messages deploy-check
+.PHONY: setup run test perf lint bench messages deploy-check lock
 
-$(BIN)/python:
+$(BIN)/uv:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+# --frozen: never re-resolve, fail if uv.lock and pyproject.toml disagree. --inexact keeps
+# pip and uv themselves, the only packages in .venv that the lock does not list.
+$(VENV)/.installed: pyproject.toml uv.lock | $(BIN)/uv
+	$(UV) sync --quiet --frozen --inexact --extra test
 	touch $@
+
+# Upgrade the locked versions within pyproject.toml's ranges, then run the suite: the framework
+# fences (tests/config/test_framework_fences.py) are the gate for channels, daphne and redis-py.
+lock: $(BIN)/uv
+	$(UV) lock --upgrade
+	$(MAKE) test
 
 # The computer players' numba cores, compiled into NUMBA_CACHE_DIR (default var/numba-cache):
 # neither the first test run nor `make run`'s worker has to. Again only when games/ai changes
