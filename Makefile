@@ -14,10 +14,10 @@ $(BIN)/uv:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
 
-# --frozen: never re-resolve, fail if uv.lock and pyproject.toml disagree. --inexact keeps
+# --locked: install the lock as it is, and fail if uv.lock and pyproject.toml disagree. --inexact keeps
 # pip and uv themselves, the only packages in .venv that the lock does not list.
 $(VENV)/.installed: pyproject.toml uv.lock | $(BIN)/uv
-	$(UV) sync --quiet --frozen --inexact --extra test
+	$(UV) sync --quiet --locked --inexact --extra test
 	touch $@
 
 # Upgrade the locked versions within pyproject.toml's ranges, then run the suite: the framework

@@ -759,7 +759,8 @@ def play(args, games, ports, daphne_pids, profile_path: str | None) -> None:
         print(f"  py-spy profile of daphne pid {daphne_pids[0]}: {profile_path}")
 
 
-# The libraries a socket's CPU is spent in: nothing pins their versions, so each run says them.
+# The libraries a socket's CPU is spent in: each run says their versions, and says so when the
+# environment is not the one uv.lock describes (a figure is comparable only on the locked versions).
 MEASURED_LIBRARIES = (
     "daphne",
     "twisted",
@@ -781,9 +782,27 @@ def versions() -> str:
         except PackageNotFoundError:
             return "-"
 
-    return f"Python {sys.version.split()[0]}, " + ", ".join(
-        f"{name} {one(name)}" for name in MEASURED_LIBRARIES
-    )
+    locked = locked_versions()
+
+    def described(name: str) -> str:
+        installed = one(name)
+        want = locked.get(name)
+        if want is None or want == installed:
+            return f"{name} {installed}"
+        return f"{name} {installed} (NOT the locked {want})"
+
+    return f"Python {sys.version.split()[0]}, " + ", ".join(described(name) for name in MEASURED_LIBRARIES)
+
+
+def locked_versions() -> dict[str, str]:
+    """Package name -> version as uv.lock pins it (empty without the lock file)."""
+    import tomllib
+
+    lock = Path(__file__).resolve().parent.parent / "uv.lock"
+    if not lock.exists():
+        return {}
+    packages = tomllib.loads(lock.read_text())["package"]
+    return {package["name"].lower(): package["version"] for package in packages if "version" in package}
 
 
 def main() -> None:
