@@ -55,6 +55,7 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy config games accounts ratings launch chat tournaments
+	$(BIN)/lint-imports
 
 bench: setup
 	$(BIN)/python bench/engines.py
