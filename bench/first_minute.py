@@ -7,7 +7,7 @@ What a new release directory meets: numba's cache is keyed by each source file's
 path, so nothing compiled before counts (the worst case: the release step's
 ``manage.py compile_cores`` did not run). The script copies this checkout's files
 (tracked and new, as they are on disk) into a temporary directory, migrates a
-SQLite database there, starts an embedded Redis and, from the copy, one worker
+embedded PostgreSQL there, starts an embedded Redis and, from the copy, one worker
 with embedded beat as ``make run`` does (two pool processes, every queue), with
 ``DJANGO_VAR_DIR`` in the copy: an empty ``var/numba-cache``. Then it prints
 
@@ -114,6 +114,7 @@ def main() -> None:
     copy_checkout(code, args.ref)
     var.mkdir(parents=True)
 
+    from launch.postgres import start_embedded_postgres
     from launch.processes import celery_worker_command, start_embedded_redis
 
     redis_proc, redis_url = start_embedded_redis(base / "redis", persist=False)
@@ -121,7 +122,7 @@ def main() -> None:
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings",
         DJANGO_VAR_DIR=str(var),  # so numba's cache defaults to the copy's empty var/numba-cache
-        DATABASE_URL=f"sqlite:///{var / 'db.sqlite3'}",
+        DATABASE_URL=start_embedded_postgres(var),
         REDIS_URL=redis_url,
         DJANGO_HTTPS="0",
         PYTHONUNBUFFERED="1",

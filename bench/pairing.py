@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/pairing.py [--seekers 200] [--trials 200]
 
-Against a fresh SQLite database in a temporary directory (or ``DATABASE_URL``,
+Against a fresh embedded PostgreSQL in a temporary directory (or ``DATABASE_URL``,
 e.g. your own PostgreSQL database: never a shared one). ``--seekers`` players
 keep seeking and cancelling across every pool (game x 1+0, 3+2, 5+3, 10+5,
 15+10), a third of them asking for casual, with ratings spread over 1000-2200,
@@ -29,7 +29,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 if not os.environ.get("DATABASE_URL"):
-    os.environ["DATABASE_URL"] = f"sqlite:///{tempfile.mkdtemp(prefix='pairing-bench-')}/db.sqlite3"
+    from launch.postgres import start_embedded_postgres
+
+    os.environ["DATABASE_URL"] = start_embedded_postgres(Path(tempfile.mkdtemp(prefix="pairing-bench-")))
 
 import django  # noqa: E402
 

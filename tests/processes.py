@@ -38,8 +38,6 @@ def site_ws_url(path: str) -> str:
 
 def test_database_url(settings_dict: dict) -> str:
     """A DATABASE_URL for other processes that points at pytest's test database."""
-    if settings_dict["ENGINE"] == "django.db.backends.sqlite3":
-        return f"sqlite:///{settings_dict['NAME']}"
     parts = urlsplit(os.environ["DATABASE_URL"])
     return urlunsplit(parts._replace(path="/" + settings_dict["NAME"]))
 

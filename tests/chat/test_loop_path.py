@@ -15,7 +15,6 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.contrib.sessions.backends.db import SessionStore
 from django.core.cache import cache
-from django.db import connection
 from django.utils import timezone
 
 from accounts.models import Preferences
@@ -28,7 +27,6 @@ from tests.people import me
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="the loop's connections are PostgreSQL's"),
 ]
 
 

@@ -27,8 +27,6 @@ def connections_to_this_database() -> int:
 def test_a_daphne_process_holds_no_more_connections_than_its_pool_after_many_requests(
     services, database_url_for_processes, settings
 ):
-    if connection.vendor != "postgresql":
-        pytest.skip("the pool is PostgreSQL's")
     before = connections_to_this_database()
     _, port = services.start_daphne(database_url_for_processes)
     for _ in range(REQUESTS):  # each one a thread of its own in daphne, and a database query

@@ -83,14 +83,28 @@ def test_rabbitmq_can_be_the_broker_while_redis_carries_the_channel_layer():
     assert shown.stdout.strip() == "amqp://guest:guest@127.0.0.1:5672//"
 
 
-def test_embedded_sqlite_is_set_up_for_a_web_process_and_a_worker_at_once():
-    db = site_settings.DATABASES["default"]
-    if db["ENGINE"] != "django.db.backends.sqlite3":
-        pytest.skip("this run uses DATABASE_URL")
-    assert "journal_mode=WAL" in db["OPTIONS"]["init_command"]
-    assert db["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
-    assert db["OPTIONS"]["timeout"] >= 5
-    assert db["CONN_MAX_AGE"] > 0
+def test_without_database_url_the_site_uses_the_checkouts_embedded_postgresql(tmp_path):
+    # One database everywhere: a fresh checkout runs production's PostgreSQL, not another engine.
+    shown = run_manage(
+        "shell",
+        "--no-imports",
+        "-c",
+        "from django.conf import settings as s; d = s.DATABASES['default']; print(d['ENGINE']); "
+        "print(d['HOST']); print(d['NAME'])",
+        DATABASE_URL="",
+        DJANGO_VAR_DIR=str(tmp_path),
+    )
+    assert shown.stdout.split() == [
+        "django.db.backends.postgresql",
+        str(tmp_path.resolve() / "pg"),
+        "fiveboards",
+    ]
+
+
+def test_a_database_url_that_is_not_postgresql_is_refused_with_a_clear_error():
+    result = run_manage("check", DATABASE_URL="sqlite:///db.sqlite3")
+    assert result.returncode != 0
+    assert "DATABASE_URL must be a PostgreSQL URL" in result.stderr
 
 
 def test_deploy_check_is_clean_with_production_variables():

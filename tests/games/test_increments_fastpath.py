@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from channels.db import database_sync_to_async
-from django.db import connection
 
 from games.models import Move
 from tests.games.test_consumers import next_of, open_socket
@@ -12,7 +11,6 @@ from tests.games.test_live import locked_path_calls  # noqa: F401 (a fixture)
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="the fast path is PostgreSQL's"),
 ]
 
 

@@ -10,7 +10,6 @@ from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
-from django.db import connection
 from django.utils import timezone
 
 from games import services
@@ -20,7 +19,6 @@ from tests.games.test_consumers import next_of, open_socket
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="the fast path is PostgreSQL's"),
 ]
 
 

@@ -1,6 +1,6 @@
 """`make run` as a newcomer meets it: it serves, Ctrl-C stops it cleanly, a crash stops it loudly.
 
-Each test runs the real command in a pseudo-terminal, on a fresh SQLite database
+Each test runs the real command in a pseudo-terminal, on a fresh embedded PostgreSQL
 and a private Redis in a temporary folder (never the machine's services).
 """
 
@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from config.embedded import data_dir
 from launch.processes import BASE_DIR, free_port
 
 pytestmark = pytest.mark.services
@@ -101,6 +102,7 @@ def site(tmp_path: Path):
         # The worker's command line names no port, but its beat schedule lives in this test's folder
         # (a rehearsal of CI found one still running a quarter of an hour later).
         subprocess.run(["pkill", "-9", "-f", str(tmp_path)], check=False)
+        subprocess.run(["pkill", "-9", "-f", str(data_dir(tmp_path / "var"))], check=False)
 
 
 def still_running(processes: dict[int, str], *, within: float = 10) -> list[str]:
@@ -133,7 +135,7 @@ def children_of(pid: int) -> dict[int, str]:
     return found
 
 
-def test_ctrl_c_stops_make_run_quietly_with_every_process_ended(site):
+def test_ctrl_c_stops_make_run_quietly_with_every_process_ended(site, tmp_path):
     terminal, port = site
     for path in ("/", "/healthz"):
         with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as response:
@@ -141,6 +143,11 @@ def test_ctrl_c_stops_make_run_quietly_with_every_process_ended(site):
     processes = children_of(terminal.pid)
     assert any("config.daphne_server" in cmd for cmd in processes.values())
     assert any("celery" in cmd for cmd in processes.values())
+
+    pgdata = str(data_dir(tmp_path / "var"))
+    assert subprocess.run(["pgrep", "-f", pgdata], capture_output=True).returncode == 0, (
+        "no embedded PostgreSQL"
+    )
 
     os.write(terminal.fd, b"\x03")  # what the terminal sends for Ctrl-C
 
@@ -150,6 +157,9 @@ def test_ctrl_c_stops_make_run_quietly_with_every_process_ended(site):
         assert alarming not in after_ctrl_c, terminal.text
     assert "stopping" in after_ctrl_c
     assert still_running(processes) == []
+    # The embedded PostgreSQL (a daemon of its own, not a child) stops with the site too.
+    assert "embedded PostgreSQL" in terminal.text
+    assert subprocess.run(["pgrep", "-f", pgdata], capture_output=True).returncode == 1
 
 
 def test_a_crashed_daphne_stops_the_rest_and_says_which_process_died(site):
