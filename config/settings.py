@@ -325,8 +325,22 @@ CELERY_BEAT_SCHEDULE["games-correspondence-mails"] = {
     "schedule": float(GAMES_MAIL_SWEEP_SECONDS),
     "options": {"expires": float(GAMES_MAIL_SWEEP_SECONDS)},
 }
-# The site's address in mails sent without a request (correspondence): scheme and first allowed host.
-SITE_URL = os.getenv("SITE_URL") or f"{'https' if HTTPS else 'http'}://{ALLOWED_HOSTS[0]}"
+# The site's address in every link a mail carries (correspondence, password reset,
+# address verification): never taken from a request, whose Host a stranger chooses
+# (ALLOWED_HOSTS ignores ports). Default: scheme and first allowed host; `make run`
+# sets its own address (launch/local.py).
+SITE_URL = (os.getenv("SITE_URL") or f"{'https' if HTTPS else 'http'}://{ALLOWED_HOSTS[0]}").rstrip("/")
+_site = urlsplit(SITE_URL)
+if (
+    _site.scheme not in ("http", "https")
+    or not _site.hostname
+    or _site.path
+    or _site.query
+    or "@" in _site.netloc
+):
+    raise ImproperlyConfigured(
+        f"SITE_URL must be http(s)://host[:port] with nothing after it, not {SITE_URL!r}"
+    )
 
 CELERY_BEAT_SCHEDULE["accounts-clear-expired-sessions"] = {
     "task": "accounts.clear_expired_sessions",

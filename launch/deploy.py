@@ -304,6 +304,7 @@ class Layout:
         self.stopping = False
         self.env: dict[str, str] = {}
         self.url = ""
+        self.nginx_port = 0
         # systemd's drop-ins (``systemctl edit fiveboards-daphne@8001``): NAME=value lines in
         # env.d/<process name>.env are added to that one process's environment at its next start.
         self.env_dir = self.dir / "env.d"
@@ -339,6 +340,7 @@ class Layout:
             DJANGO_SETTINGS_MODULE="config.settings",
             DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
             DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+            SITE_URL=f"http://127.0.0.1:{self.nginx_port}",
             # Plain HTTP on loopback; everything else as in production.
             DJANGO_HTTPS="0",
             DJANGO_STATIC_ROOT=str(self.dir / "static"),
@@ -365,6 +367,8 @@ class Layout:
         database_url = recreate_database(args.postgres, args.database)
         empty_redis(args.redis)
         say(f"database {args.database} recreated, Redis {args.redis} emptied")
+        # nginx's port first: the processes' SITE_URL (the links in mails) names it.
+        self.nginx_port = args.port or free_port()
         self.env = env = self.build_env(database_url)
         manage = [PYTHON, "manage.py"]
         subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], cwd=BASE_DIR, env=env, check=True)
@@ -398,7 +402,7 @@ class Layout:
                 wait_healthy(f"http://127.0.0.1:{process.port}/healthz", proc=process.popen)
         self.wait_for_workers(hostname)
 
-        port = args.port or free_port()
+        port = self.nginx_port
         prefix = self.dir / "nginx"
         prefix.mkdir()
         site = prefix / "fiveboards.conf"
