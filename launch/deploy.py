@@ -47,7 +47,7 @@ NGINX_TEMPLATE = DEPLOY_DIR / "nginx" / "fiveboards.conf.template"
 ENV_TEMPLATE = DEPLOY_DIR / "fiveboards.env.example"
 # The interpreter the units name; the check runs the same commands with this one.
 UNIT_PYTHON = "/srv/fiveboards/app/.venv/bin/python"
-NGINX_PLACEHOLDERS = ("LISTEN", "SERVER_NAME", "DAPHNE_SERVERS", "STATIC_ROOT", "MEDIA_ROOT")
+NGINX_PLACEHOLDERS = ("LISTEN", "SERVER_NAME", "DAPHNE_SERVERS", "STATIC_ROOT", "MEDIA_ROOT", "ACCESS_LOG")
 DATABASE_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 
@@ -80,7 +80,13 @@ def _check_path(path: str, what: str) -> str:
 
 
 def render_nginx_site(
-    *, server_name: str, daphne: list[str], static_root: str, media_root: str, listen: str = "80"
+    *,
+    server_name: str,
+    daphne: list[str],
+    static_root: str,
+    media_root: str,
+    listen: str = "80",
+    access_log: str = "/var/log/nginx/access.log",
 ) -> str:
     """The site file from the template, every placeholder filled; bad input raises DeployError."""
     if not daphne:
@@ -97,6 +103,7 @@ def render_nginx_site(
         "DAPHNE_SERVERS": servers,
         "STATIC_ROOT": _check_path(static_root, "--static-root"),
         "MEDIA_ROOT": _check_path(media_root, "--media-root"),
+        "ACCESS_LOG": _check_path(access_log, "--access-log"),
     }
     # safe_substitute: nginx's own $variables stay as they are.
     text = Template(NGINX_TEMPLATE.read_text()).safe_substitute(values)
@@ -413,6 +420,7 @@ class Layout:
                 daphne=[f"127.0.0.1:{p.port}" for p in self.processes if p.port is not None],
                 static_root=env["DJANGO_STATIC_ROOT"],
                 media_root=env["DJANGO_MEDIA_ROOT"],
+                access_log=str(prefix / "access.log"),
             )
         )
         conf = prefix / "nginx.conf"
@@ -582,6 +590,9 @@ def parser() -> argparse.ArgumentParser:
     site.add_argument("--static-root", required=True)
     site.add_argument("--media-root", required=True)
     site.add_argument("--listen", default="80")
+    site.add_argument(
+        "--access-log", default="/var/log/nginx/access.log", help="the site's access log (keys redacted)"
+    )
 
     wait = sub.add_parser("wait-healthy", help="wait until a /healthz URL answers 200")
     wait.add_argument("url")
@@ -642,6 +653,7 @@ def main(argv: list[str] | None = None) -> int:
                     static_root=args.static_root,
                     media_root=args.media_root,
                     listen=args.listen,
+                    access_log=args.access_log,
                 )
             )
             return 0
