@@ -10,6 +10,7 @@ adds a private Redis for the channel layer and the Celery broker. Production set
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from pathlib import Path
 from typing import Any
@@ -347,6 +348,14 @@ CELERY_BEAT_SCHEDULE["accounts-clear-expired-sessions"] = {
     "schedule": 24 * 3600.0,
     "options": {"expires": 12 * 3600.0},  # a run missed for half a day waits for the next one
 }
+
+# Where the admin is served: set a path of your own in production (deploy/fiveboards.env.example),
+# so the admin's login is not where every scanner looks first.
+ADMIN_PATH = (os.getenv("DJANGO_ADMIN_PATH") or "admin/").strip("/") + "/"
+if ADMIN_PATH == "/" or not re.fullmatch(r"[A-Za-z0-9._~/-]+", ADMIN_PATH) or "//" in ADMIN_PATH:
+    raise ImproperlyConfigured(
+        f"DJANGO_ADMIN_PATH must be a plain URL path such as desk-7f3k/, not {ADMIN_PATH!r}"
+    )
 
 # --- Auth ------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
