@@ -121,7 +121,9 @@ class DrainingServer(Server):
         kwargs["signal_handlers"] = False
         # daphne's CLI makes its access log (to stdout from verbosity 1, or --access-log): same stream, redacted.
         action_logger = kwargs.get("action_logger")
-        if type(action_logger) is AccessLogGenerator:
+        if isinstance(action_logger, AccessLogGenerator) and not isinstance(
+            action_logger, RedactingAccessLog
+        ):
             kwargs["action_logger"] = RedactingAccessLog(action_logger.stream)
         super().__init__(*args, **kwargs)
         self.ports: list = []
