@@ -4,11 +4,14 @@ import logging
 import smtplib
 import unicodedata
 from typing import Any
+from urllib.parse import quote
 
 from allauth.account.adapter import DefaultAccountAdapter
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import LOOKALIKE_MESSAGE, lookalike_taken
@@ -80,3 +83,22 @@ class AccountAdapter(DefaultAccountAdapter):
             # whether an address has an account); they can ask again. Logged
             # without the mail itself, whose link must never reach a log.
             logger.error("Could not send %s: %s: %s", template_prefix, type(error).__name__, error)
+
+    # --- links in mails ---------------------------------------------------------
+
+    # allauth builds them from the request (its Host header, port included: ALLOWED_HOSTS
+    # ignores ports), so a stranger could have a player mailed a link to their own
+    # server. Every link in a mail is on the one configured address instead (SITE_URL).
+
+    def get_reset_password_from_key_url(self, key: str) -> str:
+        # allauth's own route, with its opaque "uid-key" put where its placeholders were.
+        path = reverse("account_reset_password_from_key", kwargs={"uidb36": "UID", "key": "KEY"})
+        return on_site(path.replace("UID-KEY", quote(key)))
+
+    def get_email_confirmation_url(self, request: HttpRequest | None, emailconfirmation: Any) -> str:
+        return on_site(reverse("account_confirm_email", args=[emailconfirmation.key]))
+
+
+def on_site(path: str) -> str:
+    """``path`` as a link on the site's configured address (``SITE_URL``), whatever the request said."""
+    return settings.SITE_URL + path

@@ -13,7 +13,9 @@ option and, on SIGTERM (or SIGINT):
 
 A second SIGTERM during the drain stops at once.
 
-It also spreads daphne's timeout and keep-alive checks over time (``SpreadChecks``).
+It also spreads daphne's timeout and keep-alive checks over time (``SpreadChecks``),
+and keeps the keys of password-reset and e-mail verification links out of its
+access log (``RedactingAccessLog``).
 """
 
 from __future__ import annotations
@@ -22,10 +24,12 @@ import argparse
 import gc
 import logging
 import os
+import re
 import signal
 import sys
 
 from autobahn.websocket import ConnectionDeny
+from daphne.access import AccessLogGenerator
 from daphne.cli import CommandLineInterface
 from daphne.server import Server
 from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
@@ -87,6 +91,25 @@ class SpreadChecks:
         return [protocol for protocol in chosen if protocol in connections]
 
 
+# The paths that carry a one-time key (allauth's password reset and e-mail verification
+# links): whoever reads a log must not be able to use them. nginx's log is redacted
+# the same way (deploy/nginx/fiveboards.conf.template, the $fiveboards_logged_request map).
+SECRET_PATHS = re.compile(r"(/accounts/(?:password/reset/key|confirm-email)/)[^/?\s]+")
+REDACTED = "[redacted]"
+
+
+def redact(path: str) -> str:
+    """``path`` with the key of a reset or verification link replaced by ``[redacted]``."""
+    return SECRET_PATHS.sub(rf"\g<1>{REDACTED}", path)
+
+
+class RedactingAccessLog(AccessLogGenerator):
+    """daphne's access log (NCSA style), without the keys in reset and verification links."""
+
+    def write_entry(self, host, date, request, status=None, length=None, ident=None, user=None) -> None:
+        super().write_entry(host, date, redact(request), status, length, ident, user)
+
+
 class DrainingServer(Server):
     drain_seconds: float = 10.0
     # daphne's timeout_checker runs every 2 s over all connections; ours, over a slice.
@@ -96,6 +119,12 @@ class DrainingServer(Server):
     def __init__(self, *args, **kwargs) -> None:
         # The reactor's own handlers would stop at once; ours are installed on the loop.
         kwargs["signal_handlers"] = False
+        # daphne's CLI makes its access log (to stdout from verbosity 1, or --access-log): same stream, redacted.
+        action_logger = kwargs.get("action_logger")
+        if isinstance(action_logger, AccessLogGenerator) and not isinstance(
+            action_logger, RedactingAccessLog
+        ):
+            kwargs["action_logger"] = RedactingAccessLog(action_logger.stream)
         super().__init__(*args, **kwargs)
         self.ports: list = []
         self.draining = False

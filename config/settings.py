@@ -11,6 +11,7 @@ adds a private Redis for the channel layer and the Celery broker. Production set
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from pathlib import Path
 from typing import Any
@@ -319,14 +320,36 @@ CELERY_BEAT_SCHEDULE["games-correspondence-mails"] = {
     "schedule": float(GAMES_MAIL_SWEEP_SECONDS),
     "options": {"expires": float(GAMES_MAIL_SWEEP_SECONDS)},
 }
-# The site's address in mails sent without a request (correspondence): scheme and first allowed host.
-SITE_URL = os.getenv("SITE_URL") or f"{'https' if HTTPS else 'http'}://{ALLOWED_HOSTS[0]}"
+# The site's address in every link a mail carries (correspondence, password reset,
+# address verification): never taken from a request, whose Host a stranger chooses
+# (ALLOWED_HOSTS ignores ports). Default: scheme and first allowed host; `make run`
+# sets its own address (launch/local.py).
+SITE_URL = (os.getenv("SITE_URL") or f"{'https' if HTTPS else 'http'}://{ALLOWED_HOSTS[0]}").rstrip("/")
+_site = urlsplit(SITE_URL)
+if (
+    _site.scheme not in ("http", "https")
+    or not _site.hostname
+    or _site.path
+    or _site.query
+    or "@" in _site.netloc
+):
+    raise ImproperlyConfigured(
+        f"SITE_URL must be http(s)://host[:port] with nothing after it, not {SITE_URL!r}"
+    )
 
 CELERY_BEAT_SCHEDULE["accounts-clear-expired-sessions"] = {
     "task": "accounts.clear_expired_sessions",
     "schedule": 24 * 3600.0,
     "options": {"expires": 12 * 3600.0},  # a run missed for half a day waits for the next one
 }
+
+# Where the admin is served: set a path of your own in production (deploy/fiveboards.env.example),
+# so the admin's login is not where every scanner looks first.
+ADMIN_PATH = (os.getenv("DJANGO_ADMIN_PATH") or "admin/").strip("/") + "/"
+if ADMIN_PATH == "/" or not re.fullmatch(r"[A-Za-z0-9._~/-]+", ADMIN_PATH) or "//" in ADMIN_PATH:
+    raise ImproperlyConfigured(
+        f"DJANGO_ADMIN_PATH must be a plain URL path such as desk-7f3k/, not {ADMIN_PATH!r}"
+    )
 
 # --- Auth ------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

@@ -33,7 +33,7 @@ urlpatterns = [
     # Django's language menu, wrapped: a player's account remembers the choice for their mails.
     path("i18n/setlang/", accounts_views.set_language, name="set_language"),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
-    path("admin/", admin.site.urls),
+    path(settings.ADMIN_PATH, admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("ratings.urls")),

@@ -47,7 +47,7 @@ NGINX_TEMPLATE = DEPLOY_DIR / "nginx" / "fiveboards.conf.template"
 ENV_TEMPLATE = DEPLOY_DIR / "fiveboards.env.example"
 # The interpreter the units name; the check runs the same commands with this one.
 UNIT_PYTHON = "/srv/fiveboards/app/.venv/bin/python"
-NGINX_PLACEHOLDERS = ("LISTEN", "SERVER_NAME", "DAPHNE_SERVERS", "STATIC_ROOT", "MEDIA_ROOT")
+NGINX_PLACEHOLDERS = ("LISTEN", "SERVER_NAME", "DAPHNE_SERVERS", "STATIC_ROOT", "MEDIA_ROOT", "ACCESS_LOG")
 DATABASE_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 
@@ -80,7 +80,13 @@ def _check_path(path: str, what: str) -> str:
 
 
 def render_nginx_site(
-    *, server_name: str, daphne: list[str], static_root: str, media_root: str, listen: str = "80"
+    *,
+    server_name: str,
+    daphne: list[str],
+    static_root: str,
+    media_root: str,
+    listen: str = "80",
+    access_log: str = "/var/log/nginx/access.log",
 ) -> str:
     """The site file from the template, every placeholder filled; bad input raises DeployError."""
     if not daphne:
@@ -97,6 +103,7 @@ def render_nginx_site(
         "DAPHNE_SERVERS": servers,
         "STATIC_ROOT": _check_path(static_root, "--static-root"),
         "MEDIA_ROOT": _check_path(media_root, "--media-root"),
+        "ACCESS_LOG": _check_path(access_log, "--access-log"),
     }
     # safe_substitute: nginx's own $variables stay as they are.
     text = Template(NGINX_TEMPLATE.read_text()).safe_substitute(values)
@@ -304,6 +311,7 @@ class Layout:
         self.stopping = False
         self.env: dict[str, str] = {}
         self.url = ""
+        self.nginx_port = 0
         # systemd's drop-ins (``systemctl edit fiveboards-daphne@8001``): NAME=value lines in
         # env.d/<process name>.env are added to that one process's environment at its next start.
         self.env_dir = self.dir / "env.d"
@@ -339,6 +347,7 @@ class Layout:
             DJANGO_SETTINGS_MODULE="config.settings",
             DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
             DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+            SITE_URL=f"http://127.0.0.1:{self.nginx_port}",
             # Plain HTTP on loopback; everything else as in production.
             DJANGO_HTTPS="0",
             DJANGO_STATIC_ROOT=str(self.dir / "static"),
@@ -365,6 +374,8 @@ class Layout:
         database_url = recreate_database(args.postgres, args.database)
         empty_redis(args.redis)
         say(f"database {args.database} recreated, Redis {args.redis} emptied")
+        # nginx's port first: the processes' SITE_URL (the links in mails) names it.
+        self.nginx_port = args.port or free_port()
         self.env = env = self.build_env(database_url)
         manage = [PYTHON, "manage.py"]
         subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], cwd=BASE_DIR, env=env, check=True)
@@ -398,7 +409,7 @@ class Layout:
                 wait_healthy(f"http://127.0.0.1:{process.port}/healthz", proc=process.popen)
         self.wait_for_workers(hostname)
 
-        port = args.port or free_port()
+        port = self.nginx_port
         prefix = self.dir / "nginx"
         prefix.mkdir()
         site = prefix / "fiveboards.conf"
@@ -409,6 +420,7 @@ class Layout:
                 daphne=[f"127.0.0.1:{p.port}" for p in self.processes if p.port is not None],
                 static_root=env["DJANGO_STATIC_ROOT"],
                 media_root=env["DJANGO_MEDIA_ROOT"],
+                access_log=str(prefix / "access.log"),
             )
         )
         conf = prefix / "nginx.conf"
@@ -578,6 +590,9 @@ def parser() -> argparse.ArgumentParser:
     site.add_argument("--static-root", required=True)
     site.add_argument("--media-root", required=True)
     site.add_argument("--listen", default="80")
+    site.add_argument(
+        "--access-log", default="/var/log/nginx/access.log", help="the site's access log (keys redacted)"
+    )
 
     wait = sub.add_parser("wait-healthy", help="wait until a /healthz URL answers 200")
     wait.add_argument("url")
@@ -638,6 +653,7 @@ def main(argv: list[str] | None = None) -> int:
                     static_root=args.static_root,
                     media_root=args.media_root,
                     listen=args.listen,
+                    access_log=args.access_log,
                 )
             )
             return 0

@@ -151,6 +151,9 @@ def run_site(host: str, port: int) -> int:
     env = dict(os.environ)
     env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     env.setdefault("DJANGO_DEBUG", "1")  # local run only; production sets DJANGO_DEBUG=0
+    # The links in mails (a password reset) point here, never at whatever Host a request named.
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else f"[{host}]" if ":" in host else host
+    env.setdefault("SITE_URL", f"http://{shown}:{port}")
     var_dir = Path(env.get("DJANGO_VAR_DIR", BASE_DIR / "var"))
     children: list[Child] = []
 

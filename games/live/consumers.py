@@ -273,15 +273,21 @@ class GameConsumer(JsonConsumer):
             return
         if not isinstance(client_id, str | int):
             client_id = ""
-        if self.side is not None and await fastpath.play_move(
-            game_id=self.game_id,
-            identity=self.identity,
-            token=token,
-            ply=ply,
-            client_id=str(client_id),
-            reply=fastpath.Reply(self.channel_name, message.get("id")),
+        if self.side is not None and (
+            played := await fastpath.play_move(
+                game_id=self.game_id,
+                identity=self.identity,
+                token=token,
+                ply=ply,
+                client_id=str(client_id),
+                reply=fastpath.Reply(self.channel_name, message.get("id")),
+            )
         ):
-            return  # stored; the ack rides in the move's event to this socket
+            # Stored; the ack rides in the move's event to this socket. If the channel
+            # layer refused the event (Redis out of reach), this socket delivers it to itself.
+            if played.unannounced is not None:
+                await self.game_event(played.unannounced)
+            return
         # The locked path decides whatever the fast one cannot.
         result = await self._run(message, services.play_move, token=token, ply=ply, client_id=str(client_id))
         if result is not None:

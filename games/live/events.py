@@ -173,26 +173,30 @@ async def broadcast_game_event(game_id: int, event: EventName, payload: Snapshot
     )
 
 
-async def broadcast_move(
-    game_id: int, version: int, patch: MovePatch, *, ack_to: str, ack: AckMessage, row: dict[str, Any]
-) -> None:
+def move_event(
+    version: int, patch: MovePatch, *, ack_to: str, ack: AckMessage, row: dict[str, Any]
+) -> dict[str, Any]:
     """A move as a patch on the version below; the socket ``ack_to`` (the mover's) finds its ``ack`` inside.
 
     ``row``: the columns the move changed (``games.live.row_changes``), for the
-    processes that cache the game; never sent to a socket.
+    processes that cache the game; never sent to a socket. The event is what the
+    game's group carries to ``GameConsumer.game_event``, which the mover's socket
+    also calls itself when the broadcast failed (``fastpath.Played``).
     """
-    await get_channel_layer().group_send(
-        game_group(game_id),
-        {
-            "type": "game.event",
-            "event": "move",
-            "v": version,
-            "patch_json": compact_json(patch),
-            "ack_to": ack_to,
-            "ack": ack,
-            "row": row,
-        },
-    )
+    return {
+        "type": "game.event",
+        "event": "move",
+        "v": version,
+        "patch_json": compact_json(patch),
+        "ack_to": ack_to,
+        "ack": ack,
+        "row": row,
+    }
+
+
+async def broadcast_event(game_id: int, event: dict[str, Any]) -> None:
+    """Send an event made by ``move_event`` to the game's sockets (players and spectators)."""
+    await get_channel_layer().group_send(game_group(game_id), event)
 
 
 def send_lobby_event(game_id: int) -> None:

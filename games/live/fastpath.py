@@ -31,6 +31,7 @@ row here too (``read``), without a database thread.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import datetime
 import functools
@@ -291,31 +292,91 @@ def _decide(
     return game, decision
 
 
-async def store_and_announce(game_id: int, seen: Seen, game: Game, decision: Apply, reply: Reply) -> bool:
+@dataclass(frozen=True)
+class Played:
+    """A move the fast path stored: the mover's result, and its event if the broadcast failed.
+
+    ``unannounced``: the move's event as the game's group would have carried it
+    (the mover's ``ack`` inside), when the channel layer refused it (Redis out of
+    reach). The mover's socket delivers it to itself (``GameConsumer.game_event``):
+    the move is stored, so it is acknowledged as played whatever became of the
+    announcement, which is tried again meanwhile (``_announce_later``).
+    """
+
+    result: MoveResult
+    unannounced: dict[str, Any] | None = None
+
+
+# A broadcast the channel layer refused is tried again after these pauses (seconds):
+# a Redis restart takes about one. Past them, the other boards catch up by their
+# ping, which carries the version they show (docs/protocol.md).
+ANNOUNCE_RETRY_SECONDS = (0.25, 0.5, 1.0, 2.0, 4.0)
+# The retries under way (a task the loop holds only weakly could be collected mid-way).
+_announce_tasks: set[asyncio.Task[None]] = set()
+
+
+async def store_and_announce(
+    game_id: int, seen: Seen, game: Game, decision: Apply, reply: Reply
+) -> Played | None:
     """The compare-and-set backend of "store and announce" (the locked one is ``base.commit_and_announce``).
 
-    True if the row was still ``seen`` and the move is stored; then the patch
-    (with the mover's ack) is broadcast and the follow-ups are queued.
+    ``Played`` if the row was still ``seen`` and the move is stored; then the
+    patch (with the mover's ack) is broadcast and the follow-ups are queued.
+    Once stored, the move is played: a broadcast or a follow-up that fails is
+    logged and never undoes that (the follow-ups are owed by the game row
+    anyway, and the obligations sweep queues them again: ``obligations.attend``).
     """
     changes = row_changes(game, seen)
     if not await _write(game, seen, tuple(changes), list(decision.moves)):
-        return False
+        return None
     cache.put(game, seen.players)
+    result = MoveResult(ply=decision.moves[0].ply, version=game.version)
     patch = events.move_patch(game, [move.token for move in decision.moves])
-    ack = events.ack(reply.id, MoveResult(ply=decision.moves[0].ply, version=game.version))
-    await events.broadcast_move(game_id, game.version, patch, ack_to=reply.channel, ack=ack, row=changes)
+    event = events.move_event(
+        game.version, patch, ack_to=reply.channel, ack=events.ack(reply.id, result), row=changes
+    )
+    unannounced = None
+    try:
+        await events.broadcast_event(game_id, event)
+    except Exception as exc:  # the move is stored: nothing here may report it as not played
+        logger.warning("move of game %s v%s stored, its broadcast failed: %r", game_id, game.version, exc)
+        unannounced = event
+        task = asyncio.get_running_loop().create_task(_announce_later(game_id, event))
+        _announce_tasks.add(task)
+        task.add_done_callback(_announce_tasks.discard)
     if wanted := queue.follow_ups(game):
-        await sync_to_async(_send_all, thread_sensitive=False)(wanted)
-    return True
+        await sync_to_async(_send_all, thread_sensitive=False)(game_id, wanted)
+    return Played(result, unannounced)
+
+
+async def _announce_later(game_id: int, event: dict[str, Any]) -> None:
+    """Try a refused broadcast again a few times; an event older than what a board shows is ignored there."""
+    for pause in ANNOUNCE_RETRY_SECONDS:
+        await asyncio.sleep(pause)
+        try:
+            await events.broadcast_event(game_id, event)
+        except Exception as exc:  # still out of reach: wait longer
+            last = exc
+        else:
+            logger.info("move of game %s v%s announced on a retry", game_id, event["v"])
+            return
+    logger.warning(
+        "move of game %s v%s never announced (%r): the boards catch up by their ping",
+        game_id,
+        event["v"],
+        last,
+    )
 
 
 async def play_move(
     *, game_id: int, identity: Identity, token: str, ply: int, client_id: str, reply: Reply
-) -> MoveResult | None:
+) -> Played | None:
     """The player's move, stored and announced; None when the locked path must carry it out.
 
     The announcement is a patch on the version below, and the mover's ``ack``
-    rides inside it to the socket ``reply.channel`` (one frame fewer per move).
+    rides inside it to the socket ``reply.channel`` (one frame fewer per move);
+    if the broadcast failed, ``Played.unannounced`` is that event, for the mover's
+    socket to deliver itself.
     """
     if not enabled():
         return None
@@ -330,9 +391,11 @@ async def play_move(
             if decided is None:
                 return None
             game, decision = decided
-            if await store_and_announce(game_id, seen, game, decision, reply):
-                return MoveResult(ply=ply, version=game.version)
+            if played := await store_and_announce(game_id, seen, game, decision, reply):
+                return played
         except (psycopg.Error, OSError) as exc:
+            # Only the statement raises these (store_and_announce keeps whatever follows it):
+            # nothing was stored, and the locked path decides the move afresh.
             logger.warning("fast move for game %s fell back to the locked path: %s", game_id, exc)
             return None
         # The row moved on since it was cached: read it once more and decide again.
@@ -340,6 +403,9 @@ async def play_move(
     return None
 
 
-def _send_all(wanted: list[Callable[[], object]]) -> None:
+def _send_all(game_id: int, wanted: list[Callable[[], object]]) -> None:
     for send in wanted:
-        send()
+        try:
+            send()
+        except Exception:  # the broker out of reach: the obligations sweep queues it again
+            logger.exception("a follow-up of game %s's move was not queued", game_id)

@@ -116,5 +116,7 @@ def commit_and_announce(game: Game, event: EventName) -> None:
     rows.save_game(game)
     payload = events.snapshot(game)
     game_id = game.pk
-    transaction.on_commit(lambda: events.send_game_event(game_id, event, payload))
+    # robust: the change is committed whatever the channel layer says; a board that missed the
+    # event catches up by its ping (docs/protocol.md), and the follow-ups below still go.
+    transaction.on_commit(lambda: events.send_game_event(game_id, event, payload), robust=True)
     queue.follow_up(game, turn_changed=event in TURN_EVENTS)

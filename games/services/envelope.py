@@ -53,7 +53,9 @@ def announce_finished(game_id: int) -> None:
     then records it as unrated at once instead of the backstop finding it later.
     """
     # Why on_commit: ratings must only ever see a committed result.
-    transaction.on_commit(lambda: game_finished.send(sender=Game, game_id=game_id))
+    # robust: a receiver that fails (the broker out of reach) is logged; the ratings
+    # backstop and the tournaments sweep find the game from the database.
+    transaction.on_commit(lambda: game_finished.send(sender=Game, game_id=game_id), robust=True)
 
 
 def flag_on_time(game: Game, side: int) -> None:

@@ -213,5 +213,5 @@ def _start_pair(first: Seek, second: Seek) -> Game:
             for user_id, opponent in told:
                 events.send_paired(user_id, game_id, days_per_move=days, opponent=opponent)
 
-        transaction.on_commit(tell_both)
+        transaction.on_commit(tell_both, robust=True)
     return new

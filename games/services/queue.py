@@ -33,7 +33,7 @@ def _task(name: str):
 
 
 def computer_move(game_id: int, ply: int) -> None:
-    transaction.on_commit(lambda: _task("games.tasks.computer_move").delay(game_id, ply))
+    transaction.on_commit(lambda: _task("games.tasks.computer_move").delay(game_id, ply), robust=True)
 
 
 def follow_ups(game: Game, *, turn_changed: bool = True) -> list[Callable[[], object]]:
@@ -110,13 +110,18 @@ def rearm_flag(game_id: int, *, overdue: bool = True) -> bool:
 
 
 def follow_up(game: Game, *, turn_changed: bool = True) -> None:
-    """Queue ``follow_ups(game)`` once the transaction commits."""
+    """Queue ``follow_ups(game)`` once the transaction commits.
+
+    robust: a task the broker refuses is logged and the change stays committed;
+    the obligations sweep queues what the game row still owes (``obligations.attend``).
+    """
     for send in follow_ups(game, turn_changed=turn_changed):
-        transaction.on_commit(send)
+        transaction.on_commit(send, robust=True)
 
 
 def draw_lapse(game_id: int, offered_at: str) -> None:
     countdown = settings.GAMES_DRAW_OFFER_SECONDS
     transaction.on_commit(
-        lambda: _task("games.tasks.lapse_draw_offer").apply_async((game_id, offered_at), countdown=countdown)
+        lambda: _task("games.tasks.lapse_draw_offer").apply_async((game_id, offered_at), countdown=countdown),
+        robust=True,
     )

@@ -177,7 +177,7 @@ def create_human_game(
         new.state = new.engine.dumps(new.engine.initial())
         _save_new(new)
         new_id = new.pk
-        transaction.on_commit(lambda: events.send_lobby_event(new_id))
+        transaction.on_commit(lambda: events.send_lobby_event(new_id), robust=True)
     return new
 
 
@@ -259,7 +259,7 @@ def join_game(*, game_id: int, identity: Identity, token: str | None = None) -> 
         _seat(game, free, identity)
         _start(game)
         commit_and_announce(game, "start")
-        transaction.on_commit(lambda: events.send_lobby_event(game_id))
+        transaction.on_commit(lambda: events.send_lobby_event(game_id), robust=True)
     return game
 
 
@@ -271,7 +271,7 @@ def _call_off(game: Game, reason: EndReason) -> None:
     commit_and_announce(game, "end")
     announce_finished(game.pk)
     game_id = game.pk
-    transaction.on_commit(lambda: events.send_lobby_event(game_id))
+    transaction.on_commit(lambda: events.send_lobby_event(game_id), robust=True)
 
 
 def decline_invitation(*, game_id: int, identity: Identity) -> Game:

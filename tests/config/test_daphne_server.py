@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 import socket
 import time
@@ -121,3 +122,31 @@ def test_a_peer_that_stops_answering_pings_is_dropped_and_a_live_one_is_kept(
     assert pinged
     assert closed_after < 6, "1 s to the ping, 1 s for its pong, then dropped"
     assert live_state is State.OPEN
+
+
+def test_the_access_log_keeps_no_key_of_a_reset_or_verification_link(
+    services, database_url_for_processes, tmp_path
+):
+    """Issue #38, 6: whoever reads daphne's access log must not find a link they could use."""
+    import urllib.error
+    import urllib.request
+
+    log = tmp_path / "access.log"
+    _, port = services.start_daphne(database_url_for_processes, "--access-log", str(log))
+    secrets = {
+        "/accounts/password/reset/key/2-cv8x1q-0f3b6e1d2a4c5b6d7e8f/": "cv8x1q-0f3b6e1d2a4c5b6d7e8f",
+        "/accounts/confirm-email/MQ:1uAbCd:Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1/": "MQ:1uAbCd:Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1",
+    }
+    for path in [*secrets, "/accounts/password/reset/"]:
+        # A dead key's page may be an error: logged all the same.
+        with contextlib.suppress(urllib.error.HTTPError):
+            urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10).close()
+    deadline = time.monotonic() + 10
+    while log.read_text().count("\n") < 3 and time.monotonic() < deadline:
+        time.sleep(0.1)  # line-buffered, written once each answer is sent
+    text = log.read_text()
+    assert '"GET /accounts/password/reset/key/[redacted]/"' in text, text
+    assert '"GET /accounts/confirm-email/[redacted]/"' in text, text
+    assert '"GET /accounts/password/reset/"' in text, text
+    for key in secrets.values():
+        assert key not in text, text

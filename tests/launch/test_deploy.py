@@ -180,3 +180,46 @@ def test_systemd_accepts_the_units(tmp_path):
         if line.strip() and f"Command {deploy.UNIT_PYTHON} is not executable" not in line
     ]
     assert not problems, result.stderr
+
+
+@pytest.mark.skipif(not Path(NGINX).exists(), reason="nginx is not installed (apt-get install nginx)")
+def test_nginx_logs_no_key_of_a_reset_or_verification_link(tmp_path):
+    """Issue #38, 6: the site's access log, as nginx writes it, holds no usable reset or verification key."""
+    import urllib.error
+    import urllib.request
+
+    from launch.processes import free_port, wait_for_port
+
+    port, closed = free_port(), free_port()  # nothing listens on ``closed``: every answer is a 502, logged
+    log = tmp_path / "access.log"
+    (tmp_path / "site.conf").write_text(
+        site(listen=f"127.0.0.1:{port}", daphne=[f"127.0.0.1:{closed}"], access_log=str(log))
+    )
+    (tmp_path / "nginx.conf").write_text(
+        deploy.nginx_main_config(tmp_path, tmp_path / "site.conf", run_as=None)
+    )
+    nginx = subprocess.Popen(
+        [NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")], stderr=subprocess.PIPE
+    )
+    key = "cv8x1q-0f3b6e1d2a4c5b6d7e8f"
+    confirm = "MQ:1uAbCd:Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1"
+    try:
+        wait_for_port(port, proc=nginx)
+        for path, referer in [
+            (f"/accounts/password/reset/key/2-{key}/", ""),
+            (f"/accounts/confirm-email/{confirm}/", ""),
+            ("/static/site.css", f"http://games.example.org/accounts/confirm-email/{confirm}/"),
+            ("/accounts/password/reset/?next=/", ""),
+        ]:
+            request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers={"Referer": referer})
+            with pytest.raises(urllib.error.HTTPError):
+                urllib.request.urlopen(request, timeout=10)
+    finally:
+        nginx.terminate()
+        nginx.wait(timeout=10)
+    text = log.read_text()
+    assert '"GET /accounts/password/reset/key/[redacted]/ HTTP/1.1" 502' in text, text
+    assert '"GET /accounts/confirm-email/[redacted]/ HTTP/1.1" 502' in text, text
+    assert '"http://games.example.org/accounts/confirm-email/[redacted]/"' in text, text
+    assert '"GET /accounts/password/reset/?next=/ HTTP/1.1" 502' in text, text  # other paths as they were
+    assert key not in text and confirm not in text and "2-" not in text, text

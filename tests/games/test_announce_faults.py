@@ -1,0 +1,170 @@
+"""A move stored while its announcement fails (issue #38, 4): acknowledged as played, announced late, and
+what it calls for (the computer's reply, a flag) still happens.
+
+The channel layer here refuses the first broadcast with redis-py's ``ConnectionError``, as Redis
+did when it restarted under a game; the broker refuses the follow-ups as kombu does without it.
+tests/faults/test_redis_blip.py does the same with a real Redis stopped and started again.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.core.cache import cache
+from django.db import connection
+from django.utils import timezone
+from kombu.exceptions import OperationalError
+from redis.exceptions import ConnectionError as RedisConnectionError
+
+from games import services
+from games.models import Game
+from games.services import queue
+from tests.games.test_consumers import next_of, open_socket
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+needs_postgresql = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="the fast path is PostgreSQL's"
+)
+
+
+def refuse_broadcasts(monkeypatch, count: int) -> list[str]:
+    """The channel layer refuses the next ``count`` game events (Redis out of reach); the events refused."""
+    layer = get_channel_layer()
+    original = layer.group_send
+    refused: list[str] = []
+
+    async def group_send(group, message):
+        if message.get("type") == "game.event" and len(refused) < count:
+            refused.append(message["event"])
+            raise RedisConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+        return await original(group, message)
+
+    monkeypatch.setattr(layer, "group_send", group_send)
+    return refused
+
+
+def refuse_tasks(monkeypatch) -> list[str]:
+    """The broker refuses every task (the names of those refused)."""
+    from celery.app.task import Task
+
+    refused: list[str] = []
+
+    def apply_async(self, *args, **kwargs):
+        refused.append(self.name)
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(Task, "apply_async", apply_async)
+    return refused
+
+
+def later(monkeypatch, **delta) -> None:
+    """Let the services believe time has passed."""
+    moment = timezone.now() + timedelta(**delta)
+    monkeypatch.setattr(timezone, "now", lambda: moment)
+
+
+@needs_postgresql
+async def test_a_fast_move_whose_broadcast_fails_is_acknowledged_as_played_and_reaches_the_opponent(
+    human_game, monkeypatch
+):
+    game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)()
+    a, state = await open_socket(game_id, alice)
+    b, _ = await open_socket(game_id, bob)
+    v = state["v"]
+    refused = refuse_broadcasts(monkeypatch, 1)
+    await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": "m1"})
+    # Before: a "server_error" ("Your move ... was not played") for a move that was stored.
+    ack = await next_of(a, "ack", "error")
+    assert ack == {"type": "ack", "id": "m1", "ply": 0, "v": v + 1, "duplicate": False}
+    mover_sees = await next_of(a, "event")
+    assert mover_sees["v"] == v + 1 and mover_sees["patch"]["added"] == ["d3"]
+    assert refused == ["move"]
+    # The opponent hears of it from the retry, a fraction of a second later.
+    opponent_sees = await next_of(b, "event")
+    assert opponent_sees["v"] == v + 1 and opponent_sees["patch"]["added"] == ["d3"]
+    assert "ack" not in opponent_sees
+    game = await database_sync_to_async(Game.objects.get)(pk=game_id)
+    assert game.tokens == ["d3"] and game.version == v + 1
+    # The game goes on: bob answers on the fast path as usual.
+    await b.send_json_to({"type": "move", "move": "c3", "ply": 1, "id": "m2"})
+    assert (await next_of(b, "ack", "error"))["v"] == v + 2
+    await a.disconnect()
+    await b.disconnect()
+
+
+async def test_a_locked_path_move_whose_broadcast_fails_is_acknowledged_as_played(
+    human_game, monkeypatch, settings
+):
+    settings.GAMES_FAST_MOVES = False
+    game_id, (_, alice), _ = await database_sync_to_async(human_game)()
+    a, state = await open_socket(game_id, alice)
+    refused = refuse_broadcasts(monkeypatch, 1)
+    await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": "m1"})
+    ack = await next_of(a, "ack", "error")
+    assert ack == {"type": "ack", "id": "m1", "ply": 0, "v": state["v"] + 1, "duplicate": False}
+    assert refused == ["move"]
+    game = await database_sync_to_async(Game.objects.get)(pk=game_id)
+    assert game.tokens == ["d3"]
+    await a.disconnect()
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["fast", "locked"])
+async def test_the_sweep_brings_the_computer_s_reply_to_a_move_whose_announcement_and_task_were_lost(
+    player_factory, monkeypatch, settings, fast
+):
+    if fast and connection.vendor != "postgresql":
+        pytest.skip("the fast path is PostgreSQL's")
+    settings.GAMES_FAST_MOVES = fast
+    alice, cookie = await database_sync_to_async(player_factory)("alice")
+    game = await database_sync_to_async(services.create_computer_game)(
+        identity=alice, game="reversi", level="easy", side=0, minutes=5
+    )
+    a, state = await open_socket(game.pk, cookie)
+    broadcasts = refuse_broadcasts(monkeypatch, 1)
+    tasks = refuse_tasks(monkeypatch)
+    await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": "m1"})
+    assert (await next_of(a, "ack", "error"))["v"] == state["v"] + 1
+    assert broadcasts == ["move"] and tasks == ["games.tasks.computer_move"]
+    await a.disconnect()
+    monkeypatch.undo()  # Redis and the broker are back (eager tasks, as in every unit test)
+
+    def sweep_after(seconds: float) -> int:
+        with monkeypatch.context() as m:
+            later(m, seconds=seconds)
+            return services.attend_overdue()
+
+    assert await database_sync_to_async(sweep_after)(1) == 0  # the computer may still be thinking
+    assert await database_sync_to_async(sweep_after)(6) == 1  # past its grace: queued again, and it plays
+    played = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    assert played.ply == 2 and played.tokens[0] == "d3" and played.to_move == 0
+
+
+async def test_the_sweep_flags_a_clock_whose_move_announcement_and_flag_task_were_lost(
+    human_game, monkeypatch, settings
+):
+    settings.GAMES_FAST_MOVES = connection.vendor == "postgresql"
+    game_id, (_, alice), _ = await database_sync_to_async(human_game)(minutes=1)
+    a, _ = await open_socket(game_id, alice)
+    # alice's own flag task, pending since the start, would stand for bob's later clock (queue.arm_flag).
+    await database_sync_to_async(cache.delete)(queue._flag_key(game_id))
+    refuse_broadcasts(monkeypatch, 1)
+    tasks = refuse_tasks(monkeypatch)
+    await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": "m1"})
+    await next_of(a, "ack", "error")
+    assert tasks == ["games.tasks.flag"]  # bob's clock (under 75 s) would have had its task
+    await a.disconnect()
+    monkeypatch.undo()
+
+    def sweep_after(seconds: float) -> int:
+        with monkeypatch.context() as m:
+            later(m, seconds=seconds)
+            return services.attend_overdue()
+
+    assert await database_sync_to_async(sweep_after)(59) == 0
+    assert await database_sync_to_async(sweep_after)(61) == 1
+    game = await database_sync_to_async(Game.objects.get)(pk=game_id)
+    assert game.status == Game.Status.FINISHED and game.end_reason == "timeout" and game.winner == 0
