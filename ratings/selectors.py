@@ -429,3 +429,67 @@ def rating_values(user_ids: Iterable[int], game: str) -> dict[int, int]:
         )
     )
     return {user_id: shown(found.get(user_id, INITIAL_RATING)) for user_id in ids}
+
+
+def rating_shift(change: RatingChange) -> dict[str, int]:
+    """A game's change of one player's rating as pages show it: before, after, and the difference of the two."""
+    before, after = shown(change.before), shown(change.after)
+    return {"before": before, "after": after, "delta": after - before}
+
+
+def rating_changes_of(game: Game) -> list[dict[str, int] | None]:
+    """Per side, the rating change ``game`` made (None: unrated, not applied yet, or not a registered player).
+
+    Lent to games as ``games.store.ratings.changes_of``: the game page's
+    snapshot and game-over panel show it without importing ratings.
+    """
+    by_user = {change.user_id: change for change in RatingChange.objects.filter(game_id=game.pk)}
+    shifts: list[dict[str, int] | None] = []
+    for side in (0, 1):
+        change = by_user.get(game.user_id_of(side))
+        shifts.append(rating_shift(change) if change is not None else None)
+    return shifts
+
+
+@dataclass(frozen=True)
+class RatingAtTheTime:
+    value: float  # the rating when the game was played, before its own change
+    rated_games: int  # rated games in that pool before it (for the "?")
+    change: RatingChange | None  # the game's own change, when it was rated
+
+
+def rating_at_the_time(game: Game, side: int) -> RatingAtTheTime | None:
+    """The player's rating in ``game``'s pool when it ended, before its own change (None: unrated then and since).
+
+    A finished game's page shows this, not today's rating: the changes after
+    it (later games) are left out. The last change before the game gives the
+    rating then; with none before it, the first change after it says what it
+    was until that game; with none at all, today's rating is then's.
+    """
+    user_id = game.user_id_of(side)
+    if user_id is None or game.against_computer:
+        return None
+    own = RatingChange.objects.filter(game_id=game.pk, user_id=user_id).first()
+    pool = RatingChange.objects.filter(user_id=user_id, game__game=game.game).exclude(game_id=game.pk)
+    pool = (
+        pool.filter(game__days_per_move__gt=0) if game.correspondence else pool.filter(game__days_per_move=0)
+    )
+    # Ordered by when their games ended, not when the task applied them (a retry may apply one late).
+    moment = game.finished_at or game.created_at
+    earlier = pool.filter(game__finished_at__lt=moment)
+    later = pool.filter(game__finished_at__gte=moment)
+    today = Rating.objects.filter(user_id=user_id, game=game.game, correspondence=game.correspondence).first()
+    # Rated games then: today's count less the games rated since (and this one), so the "?"
+    # is the one the page showed then even where the count did not start from changes.
+    count = max(0, (today.rated_games if today else 0) - later.count() - (own is not None))
+    if own is not None:
+        return RatingAtTheTime(own.before, count, own)
+    last = earlier.order_by("-game__finished_at", "-pk").first()
+    if last is not None:
+        return RatingAtTheTime(last.after, count, None)
+    first_after = later.order_by("game__finished_at", "pk").first()
+    if first_after is not None:
+        return RatingAtTheTime(first_after.before, count, None)  # what it was until that game
+    if today is not None and today.rated_games:
+        return RatingAtTheTime(today.value, count, None)  # no change recorded since: today's is then's
+    return None  # no rated game then: the page shows no rating, as before a first rated game

@@ -9,12 +9,13 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from games.live import events
 from games.models import Favourite, Game
 from ratings import elo
 from ratings.enums import Applied, UnratedReason
 from ratings.models import AppliedGame, Rating, RatingChange
 from ratings.rules import FARMING_LIMIT, FARMING_WINDOW
-from ratings.selectors import place_of
+from ratings.selectors import place_of, rating_changes_of
 
 logger = logging.getLogger(__name__)
 
@@ -126,6 +127,9 @@ def apply_ratings_for_game(*, game_id: int) -> Applied:
 
         if reason is None:
             _apply_elo(game, ratings)
+            # Committed first, then the open pages of the game are told (their game-over panel).
+            changes = rating_changes_of(game)
+            transaction.on_commit(lambda: events.send_rating_changes(game_id, changes), robust=True)
         AppliedGame.objects.create(game=game, rated=reason is None)
     return Applied.RATED if reason is None else Applied.UNRATED
 

@@ -7,6 +7,8 @@ page. A change inside the quiet second is sent by a task when it is over.
 
 from __future__ import annotations
 
+import logging
+import time
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -15,6 +17,8 @@ from django.core.cache import cache
 
 from config.websocket import compact_json
 from tournaments import selectors
+
+logger = logging.getLogger(__name__)
 
 QUIET_SECONDS = 1
 # The last standings sent stay readable this long; a tournament quiet for longer is read again.
@@ -45,18 +49,55 @@ def _standings_key(tournament_id: int) -> str:
     return f"tournaments:{tournament_id}:standings"
 
 
+def _kept(tournament_id: int) -> tuple[list[int], str] | None:
+    """The (version, text) kept, or None; a bare text kept by a release before versions counts as none."""
+    kept = cache.get(_standings_key(tournament_id))
+    return kept if isinstance(kept, tuple | list) and len(kept) == 2 else None
+
+
+def _keep(tournament_id: int, version: list[int], text: str) -> bool:
+    """Keep ``text`` for the pages that open next unless a newer copy is kept already; False: it was older.
+
+    Two sends of one tournament may read the database in one order and reach
+    here in the other (a late announcement's task beside the end's own send):
+    the older copy must not replace the newer, or every page opened in the
+    next ``STANDINGS_KEPT_SECONDS`` shows it (issue #37: a finished Swiss shown
+    as "Round 2 / 2" with the tie-breaks of before its last round). A short
+    lock in the cache makes the compare and the write one step.
+    """
+    key = _standings_key(tournament_id)
+    lock = f"{key}:writing"
+    for _ in range(50):
+        if cache.add(lock, 1, timeout=5):
+            break
+        time.sleep(0.02)
+    else:
+        # A holder that died keeps the lock 5 s at most; meanwhile write, as before versions.
+        logger.warning("tournament %s: standings written without the cache lock", tournament_id)
+    try:
+        kept = _kept(tournament_id)
+        if kept is not None and list(kept[0]) > version:
+            return False
+        cache.set(key, (version, text), timeout=STANDINGS_KEPT_SECONDS)
+        return True
+    finally:
+        cache.delete(lock)
+
+
 def send_standings(tournament_id: int) -> None:
     """The standings, encoded once for every page, kept for the pages that open next, then sent.
 
     Kept before sent: a page that joins the group after this send finds this
-    text or a later one in the cache (``standings_text``).
+    text or a later one in the cache (``standings_text``). A copy older than
+    the one kept is not sent either (the pages have the newer one).
     """
     cache.delete(f"tournaments:{tournament_id}:later")
     payload = selectors.snapshot(tournament_id)
     if payload is None:
         return
     text = compact_json(payload)
-    cache.set(_standings_key(tournament_id), text, timeout=STANDINGS_KEPT_SECONDS)
+    if not _keep(tournament_id, payload["version"], text):
+        return
     async_to_sync(get_channel_layer().group_send)(
         group(tournament_id), {"type": "tournament.update", "text": text}
     )
@@ -68,11 +109,12 @@ def standings_text(tournament_id: int) -> str | None:
     At an arena's start its players open the page together: reading a big
     arena's standings for each of them was what made their handshakes time out
     (docs/performance.md, issue #29, session 11). Every change of the standings
-    announces them, so the last text sent is never older than the quiet second.
+    announces them, so the last text sent is never older than the quiet second;
+    and no copy replaces a newer one (``_keep``).
     """
-    text = cache.get(_standings_key(tournament_id))
-    if text is not None:
-        return text
+    kept = _kept(tournament_id)
+    if kept is not None:
+        return kept[1]
     payload = selectors.snapshot(tournament_id)
     return None if payload is None else compact_json(payload)
 

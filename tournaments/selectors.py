@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from games.models import Game
 from games.store.tournament import TournamentLink
@@ -55,6 +55,25 @@ def rows(tournament: Tournament) -> list[dict[str, Any]]:
     ]
 
 
+STATUS_ORDER = {Tournament.Status.SCHEDULED: 0, Tournament.Status.RUNNING: 1, Tournament.Status.FINISHED: 2}
+
+
+def version(tournament: Tournament) -> list[int]:
+    """How far the tournament has come, compared in order: status, round, games paired, results counted.
+
+    Each part only grows, and every change of the standings' points, tie-breaks,
+    round or status grows one of them, so of two copies of the standings the
+    one with the greater version is never the older (``live.send_standings``
+    keeps it, a page drops a message older than what it shows). A join, pause
+    or leave changes none of them: between equal versions the last sent wins.
+    Read before the rows it describes: the rows are then at least this new.
+    """
+    counts = Pairing.objects.filter(tournament=tournament).aggregate(
+        paired=Count("pk"), scored=Count("pk", filter=Q(scored_at__isnull=False))
+    )
+    return [STATUS_ORDER[tournament.status], tournament.round, counts["paired"], counts["scored"]]
+
+
 def snapshot(tournament_id: int) -> dict[str, Any] | None:
     """Everything a tournament page shows that changes: the payload of ``standings`` (docs/protocol.md)."""
     tournament = Tournament.objects.select_related("winner").filter(pk=tournament_id).first()
@@ -63,6 +82,7 @@ def snapshot(tournament_id: int) -> dict[str, Any] | None:
     ends_at = tournament.ends_at
     return {
         "type": "standings",
+        "version": version(tournament),
         "tournament": tournament.pk,
         "status": tournament.status,
         "round": tournament.round,

@@ -217,6 +217,10 @@ class GameConsumer(JsonConsumer):
             return
         await self.send(text_data=f'{compact_json(head)[:-1]},"game":{event["game_json"]}}}')
 
+    async def game_ratings(self, event: dict[str, Any]) -> None:
+        """The rating changes of the finished game (``events.send_rating_changes``), to players and spectators."""
+        await self.send_json({"type": "ratings", "changes": event["changes"]})
+
     async def game_presence(self, event: dict[str, Any]) -> None:
         if event["side"] != self.side:
             await self.send_json(

@@ -27,10 +27,12 @@ from games.live.protocol import (
     MovePatch,
     MovePatchFields,
     Player,
+    RatingShift,
     Result,
     Snapshot,
 )
 from games.models import Game
+from games.store import ratings as lent_ratings
 
 
 def game_group(game_id: int) -> str:
@@ -92,6 +94,9 @@ def snapshot(game: Game, *, known_players: list[Player | None] | None = None) ->
         "can_redo": live["can_redo"],
         "rematch_offer": game.rematch_offer_side,
         "rematch_url": f"/play/{game.rematch_id}/" if game.rematch_id else None,
+        # Read through the hook the ratings app lends (games never imports ratings); only
+        # for a game that is over, so the fast path's snapshots of running games read nothing.
+        "rating_changes": lent_ratings.changes_of(game) if game.is_over else [None, None],
     }
 
 
@@ -197,6 +202,18 @@ def move_event(
 async def broadcast_event(game_id: int, event: dict[str, Any]) -> None:
     """Send an event made by ``move_event`` to the game's sockets (players and spectators)."""
     await get_channel_layer().group_send(game_group(game_id), event)
+
+
+def send_rating_changes(game_id: int, changes: list[RatingShift | None]) -> None:
+    """The rating changes a finished game made, per side, to its open pages: applied after the end, by a task.
+
+    Not a game event: the game itself did not change (its version stays), so
+    it goes as its own message, ``ratings`` (docs/protocol.md). A page that
+    opens later finds the changes in the snapshot.
+    """
+    async_to_sync(get_channel_layer().group_send)(
+        game_group(game_id), {"type": "game.ratings", "changes": changes}
+    )
 
 
 def send_lobby_event(game_id: int) -> None:

@@ -146,6 +146,14 @@ class Result(TypedDict):
     score: list[int]
 
 
+class RatingShift(TypedDict):
+    """One player's rating change in a finished game, as shown (rounded)."""
+
+    before: int
+    after: int
+    delta: int
+
+
 class Snapshot(TypedDict):
     """Everything a board page needs to draw a game (games.live.events.snapshot)."""
 
@@ -171,6 +179,7 @@ class Snapshot(TypedDict):
     can_redo: bool
     rematch_offer: int | None
     rematch_url: str | None
+    rating_changes: list[RatingShift | None]  # per side, once ratings applied the finished game
 
 
 class MovePatchFields(TypedDict):

@@ -48,3 +48,17 @@ def _no_ratings(games: QuerySet[Game]) -> Ratings:
 # The ratings of the registered players of some games, in those games' kind, in one query
 # (ratings.selectors.ratings_in); the game page shows no rating before a player's first rated game.
 ratings_in: Callable[[QuerySet[Game]], Ratings] = _no_ratings
+
+
+# A rating change as pages show it: {"before": 1500, "after": 1512, "delta": 12}.
+Shift = dict[str, int]
+
+
+def _no_changes(game: Game) -> list[Shift | None]:
+    return [None, None]
+
+
+# Per side, the rating change a finished game made, None where it made none (yet): the
+# game's snapshot carries it (ratings.selectors.rating_changes_of). Ratings are applied
+# after the game ends, by a task, which then pushes them (games.live.events.send_rating_changes).
+changes_of: Callable[[Game], list[Shift | None]] = _no_changes

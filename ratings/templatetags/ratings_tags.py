@@ -63,11 +63,28 @@ def _question_mark() -> SafeString:
 
 
 @register.simple_tag
-def side_rating(game, side: int) -> SafeString | str:
-    """The rating of the registered player on ``side`` of ``game`` in that game, with "?" while provisional."""
+def side_rating(game, side: int | str) -> SafeString | str:
+    """The rating of the registered player on ``side`` of ``game`` in that game, with "?" while provisional.
+
+    A game still being played shows today's rating; a finished one the rating
+    at the time (before its own change) and the change it made ("1500 +12"),
+    as lichess does, so a later game does not rewrite an old game's page.
+    """
+    side = int(side)
     user_id = game.user_id_of(side)
     if user_id is None or game.against_computer:
         return ""
+    if game.is_over:
+        then = selectors.rating_at_the_time(game, side)
+        if then is None:
+            return ""
+        rating_html = format_html(
+            '<span class="player-rating">{}{}</span>', shown(then.value), provisional(then.rated_games)
+        )
+        if then.change is None:
+            return rating_html
+        delta = selectors.rating_shift(then.change)["delta"]
+        return format_html("{} {}", rating_html, change_badge(delta))
     from ratings.models import Rating
 
     row = Rating.objects.filter(
@@ -77,6 +94,26 @@ def side_rating(game, side: int) -> SafeString | str:
         return ""
     return format_html(
         '<span class="player-rating">{}{}</span>', shown(row.value), provisional(row.rated_games)
+    )
+
+
+def signed(delta: int) -> str:
+    """+12, −12 (a real minus sign), ±0."""
+    if delta > 0:
+        return f"+{delta}"
+    if delta < 0:
+        return f"\u2212{-delta}"
+    return "\u00b10"
+
+
+def change_badge(delta: int) -> SafeString:
+    """A game's rating change beside a player's rating, coloured by its sign (static/js/play/play.js draws the same)."""
+    kind = "up" if delta > 0 else ("down" if delta < 0 else "same")
+    return format_html(
+        '<span class="rating-change {}" title="{}">{}</span>',
+        kind,
+        _("Rating change in this game"),
+        signed(delta),
     )
 
 

@@ -12,6 +12,7 @@
   var status = root.getAttribute("data-status");
   var arena = !!endsAt;
   var round = null, rounds = null;
+  var shown = null; // the version of the standings shown (docs/protocol.md)
   var delay = 1000, timer = null;
 
   function el(tag, text, cls) {
@@ -21,7 +22,44 @@
     return node;
   }
 
+  // Versions compare part by part; a message older than what the page shows
+  // (two sends that crossed on the way) is dropped, never shown over a newer one.
+  function older(version) {
+    if (!Array.isArray(version) || shown === null) return false;
+    for (var i = 0; i < version.length; i++) {
+      if (version[i] !== shown[i]) return version[i] < shown[i];
+    }
+    return false;
+  }
+
+  // The tournament ended while the page was open: the player's buttons go, and
+  // their place is said as the page would say it when loaded now.
+  function showFinished(data) {
+    var you = root.querySelector("#you-title");
+    if (!you) return;
+    var section = you.parentNode;
+    Array.prototype.slice.call(section.children).forEach(function (child) {
+      if (child !== you) child.remove();
+    });
+    var me = root.getAttribute("data-me");
+    var mine = null;
+    data.players.forEach(function (row) { if (me && row.name === me) mine = row; });
+    if (mine) {
+      var text = gettext("You finished in place %(place)s.");
+      text = typeof window.interpolate === "function"
+        ? window.interpolate(text, { place: mine.rank }, true)
+        : text.replace("%(place)s", mine.rank);
+      var line = el("p", text);
+      line.setAttribute("data-my-place", "");
+      section.appendChild(line);
+    } else {
+      section.appendChild(el("p", gettext("This tournament is over."), "muted"));
+    }
+  }
+
   function renderStandings(data) {
+    if (older(data.version)) return;
+    if (Array.isArray(data.version)) shown = data.version;
     var body = root.querySelector("[data-standings]");
     body.replaceChildren();
     data.players.forEach(function (row) {
@@ -59,6 +97,7 @@
       root.querySelector("[data-winner]").hidden = false;
       root.querySelector("[data-winner-name]").textContent = data.winner;
     }
+    if (data.status === "finished" && status !== "finished") showFinished(data);
     status = data.status;
     endsAt = data.ends_at;
     startsAt = data.starts_at;

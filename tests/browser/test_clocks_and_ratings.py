@@ -106,3 +106,53 @@ def test_a_player_asks_to_take_back_a_move_and_the_opponent_accepts(new_context)
     click_move(alice, "reversi", "d3")
     wait_ply(bob, 1)
     expect(alice.locator('[data-action="propose_takeback"]')).to_be_disabled()
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 360, "height": 740}])
+def test_both_game_over_panels_show_the_rating_change_once_it_is_applied(
+    new_context, login_session, user_factory, viewport
+):
+    # Issue #37, defect 13: the game-over panel said nothing of ratings; the
+    # change arrives after the end (the ratings task) and is pushed to the pages.
+    from ratings.models import RatingChange
+
+    alice, bob = user_factory("ann"), user_factory("ben")
+    Rating.objects.create(user=alice, game="reversi", value=1530, rated_games=20, wins=20)
+    Rating.objects.create(user=bob, game="reversi", value=1470, rated_games=40, losses=40)
+
+    def start() -> Game:
+        game = services.create_human_game(
+            identity=Identity(alice, None), game="reversi", kind=Game.Kind.INVITE_LINK, side=0
+        )
+        return services.join_game(game_id=game.pk, identity=Identity(bob, None), token=game.invite_token)
+
+    game = in_thread(start)
+    pages = []
+    for user in (alice, bob):
+        page = new_context(viewport=viewport, session_cookie=login_session(user)).new_page()
+        page.goto(game.get_absolute_url())
+        page.wait_for_function(READY)
+        pages.append(page)
+    expect(pages[0].locator("#rating-changes")).to_be_hidden()
+    pages[1].click('[data-action="resign"]')
+    pages[1].locator('#confirm-resign button[value="confirm"]').click()
+    for page in pages:
+        expect(page.locator("#result")).to_be_visible()
+        # Pushed when the worker has applied the game: no reload.
+        expect(page.locator("#rating-changes")).to_be_visible(timeout=20_000)
+    changes = {c.user_id: c for c in RatingChange.objects.filter(game=game)}
+    gain = round(changes[alice.pk].after) - round(changes[alice.pk].before)
+    loss = round(changes[bob.pk].before) - round(changes[bob.pk].after)
+    assert gain > 0 and loss > 0
+    for page in pages:
+        panel = page.locator("#rating-changes")
+        expect(panel.locator('[data-side="0"]')).to_have_text(f"ann: 1530 → {1530 + gain} (+{gain})")
+        expect(panel.locator('[data-side="1"]')).to_have_text(f"ben: 1470 → {1470 - loss} (\u2212{loss})")
+        expect(page.locator('.player[data-side="0"] .rating-change')).to_have_text(f"+{gain}")
+        expect(page.locator('.player[data-side="1"] .rating-change')).to_have_text(f"\u2212{loss}")
+    # A page opened later shows the same, from the game's snapshot and the player lines.
+    pages[0].reload()
+    pages[0].wait_for_function(READY)
+    expect(pages[0].locator("#rating-changes [data-side='0']")).to_contain_text(f"(+{gain})")
+    expect(pages[0].locator('.player[data-side="1"] .player-rating')).to_have_text("1470")
+    assert pages[0].evaluate("document.documentElement.scrollWidth") <= viewport["width"]

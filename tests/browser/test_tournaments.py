@@ -58,3 +58,49 @@ def test_create_join_play_and_the_standings_follow_live(new_context, login_sessi
     expect(first_row.locator("[data-points]")).to_have_text("2")
     expect(carol.locator("[data-no-games]")).to_be_visible()
     expect(carol.locator("[data-countdown]")).to_have_text(re.compile(r"^\d+:\d\d$"))
+
+
+def test_a_page_left_open_through_the_end_switches_to_the_finished_state(
+    new_context, login_session, user_factory
+):
+    # Issue #37, defect 4: a player's page open when the last game ended still
+    # said "You are in..." with a Leave button until it was loaded again.
+    from games import services as play
+    from tests.people import me
+    from tournaments.models import Pairing, Participant
+
+    alice, bob, carol = (user_factory(name) for name in ("alice", "bob", "carol"))
+    swiss = in_thread(
+        services.create,
+        user=alice,
+        name="One-round Swiss",
+        kind="swiss",
+        game="ataxx",
+        minutes=3,
+        starts_in=0,
+        rounds=1,
+    )
+    for user in (alice, bob, carol):
+        in_thread(services.join, tournament_id=swiss.pk, user=user)
+    in_thread(services.start_if_due, swiss.pk)
+    in_thread(services.advance, swiss.pk)  # round 1: two play, the third has the bye
+    game = Pairing.objects.get(tournament=swiss, black__isnull=False)
+    bye = Pairing.objects.get(tournament=swiss, black__isnull=True).white.user
+    page = new_context(session_cookie=login_session(bye)).new_page()
+    page.goto(f"/tournaments/{swiss.pk}/")
+    expect(page.locator("[data-my-state]")).to_contain_text("You are in")
+    expect(page.locator('[data-action="leave"]')).to_be_visible()
+    expect(page.locator("[data-countdown]")).to_have_text("1 / 1")
+
+    in_thread(play.resign, game_id=game.game_id, identity=me(game.black.user))
+
+    # The end reaches the open page: its place as a reload would say it, no buttons left.
+    swiss.refresh_from_db()
+    expect(page.locator("[data-countdown-label]")).to_have_text("Finished")
+    place = Participant.objects.get(tournament=swiss, user=bye).place
+    expect(page.locator("[data-my-place]")).to_have_text(f"You finished in place {place}.")
+    expect(page.locator('[data-action="leave"]')).to_have_count(0)
+    expect(page.locator("[data-my-state]")).to_have_count(0)
+    expect(page.locator("[data-winner]")).to_be_visible()
+    page.reload()
+    expect(page.locator("#you-title + p")).to_have_text(f"You finished in place {place}.")

@@ -207,3 +207,42 @@ def test_pages_that_open_after_the_standings_went_out_get_them_without_reading_t
     cache.clear()
     assert json.loads(live.standings_text(arena.pk)) == sent
     assert live.standings_text(10**9) is None  # no such tournament: the page is refused
+
+
+def test_players_with_their_own_games_running_are_paired_all_the_same(arena, alice, bob, carol, user_factory):
+    # Issue #37, defect 3: a correspondence game (or a casual game in another
+    # tab) kept a player out of every arena pairing for as long as it ran.
+    dave, erin = user_factory("dave"), user_factory("erin")
+    correspondence = play.create_paired_game(game="ataxx", users=(alice, erin), minutes=0, days_per_move=3)
+    casual = play.create_paired_game(game="reversi", users=(bob, erin), minutes=5, casual=True)
+    assert correspondence.status == casual.status == Game.Status.ACTIVE
+    on_the_page(arena, alice, bob, carol)
+    for user in (alice, bob, carol):
+        services.join(tournament_id=arena.pk, user=user)
+    # Three players: two are paired at once, correspondence game or not.
+    first = next(game for game in map(lambda u: game_of(arena, u), (alice, bob, carol)) if game is not None)
+    waiting = next(u for u in (alice, bob, carol) if game_of(arena, u) is None)
+    on_the_page(arena, dave)
+    services.join(tournament_id=arena.pk, user=dave)
+    # The fourth arrives: the third is paired with them, and so all three were.
+    assert game_of(arena, waiting) is not None and game_of(arena, waiting) == game_of(arena, dave)
+    assert {first.user0, first.user1} | {waiting} == {alice, bob, carol}
+
+
+def test_a_live_game_of_another_tournament_keeps_a_player_waiting(arena, alice, bob, carol):
+    other = services.create(
+        user=alice, name="Other arena", kind="arena", game="ataxx", minutes=3, starts_in=0, duration=30
+    )
+    services.start_if_due(other.pk)
+    on_the_page(other, alice, carol)
+    services.join(tournament_id=other.pk, user=alice)
+    services.join(tournament_id=other.pk, user=carol)
+    elsewhere = game_of(other, alice)
+    assert elsewhere is not None
+    on_the_page(arena, alice, bob)
+    services.join(tournament_id=arena.pk, user=alice)
+    services.join(tournament_id=arena.pk, user=bob)
+    assert game_of(arena, alice) is None and game_of(arena, bob) is None  # alice's other clock is running
+    play.resign(game_id=elsewhere.pk, identity=me(carol))
+    services.pair_arena(arena.pk)
+    assert game_of(arena, alice) is not None and game_of(arena, alice) == game_of(arena, bob)

@@ -80,3 +80,51 @@ def test_nobody_joins_a_swiss_tournament_once_it_started(swiss, alice, bob, caro
         services.join(tournament_id=swiss.pk, user=carol)
     assert refused.value.code == "started"
     assert not swiss.participants.filter(user=carol).exists()
+
+
+@pytest.mark.parametrize(
+    "late", [True, False], ids=["stale-copy-sent-after-the-end", "stale-copy-sent-before"]
+)
+def test_after_the_end_every_page_gets_the_final_standings_whatever_order_the_sends_arrive_in(
+    swiss, alice, bob, carol, monkeypatch, late
+):
+    # Issue #37, defect 4: a send that read the standings before the last
+    # result, arriving after the end's own send, was kept for 300 s: pages
+    # opened then said "Round 3 / 3" with the tie-breaks of before the last round.
+    import json
+
+    from config.websocket import compact_json
+    from tournaments import live, selectors
+
+    for user in (alice, bob, carol):
+        services.join(tournament_id=swiss.pk, user=user)
+    services.start_if_due(swiss.pk)
+    services.advance(swiss.pk)
+    for _ in (1, 2):
+        swiss.refresh_from_db()
+        play_round_white_wins(swiss)
+    swiss.refresh_from_db()
+    assert swiss.round == 3
+    before_the_end = selectors.snapshot(swiss.pk)
+    read = selectors.snapshot
+
+    def send_stale() -> None:
+        monkeypatch.setattr(selectors, "snapshot", lambda tournament_id: before_the_end)
+        live.send_standings(swiss.pk)  # the task that read before the end, late
+        monkeypatch.setattr(selectors, "snapshot", read)
+
+    if not late:
+        send_stale()
+    play_round_white_wins(swiss)
+    swiss.refresh_from_db()
+    assert swiss.status == Tournament.Status.FINISHED
+    if late:
+        send_stale()
+    final = selectors.snapshot(swiss.pk)
+    shown = json.loads(live.standings_text(swiss.pk))
+    assert shown == json.loads(compact_json(final))
+    assert shown["status"] == "finished" and shown["winner"] == swiss.winner.username
+    entries = Participant.objects.filter(tournament=swiss).order_by("place").select_related("user")
+    assert [(row["name"], row["buchholz"]) for row in shown["players"]] == [
+        (e.user.username, selectors.score_text(swiss, e.buchholz)) for e in entries
+    ]

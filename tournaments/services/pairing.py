@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.db import transaction
-from django.db.models import Q
 
 from accounts.models import Block
 from games.models import Game
@@ -35,10 +34,24 @@ def blocked_among(user_ids: Iterable[int]):
     return lambda a, b: frozenset((a, b)) in pairs
 
 
-def _busy_elsewhere(user_ids: list[int]) -> set[int]:
-    """Players in another running game (a rematch, a game of their own): they wait for it to end."""
-    rows = Game.objects.filter(Q(user0_id__in=user_ids) | Q(user1_id__in=user_ids), status=Game.Status.ACTIVE)
-    return {uid for pair in rows.values_list("user0_id", "user1_id") for uid in pair} & set(user_ids)
+def _busy_elsewhere(tournament: Tournament, user_ids: list[int]) -> set[int]:
+    """Players in a live game of another tournament: they wait for it to end (docs/decisions.md).
+
+    Only a game the player cannot decline keeps them out: a tournament's live
+    game runs its clock whether they come or not. Their own games (a
+    correspondence game, a casual game in another tab, a game against the
+    computer) do not: a player present on the arena's page and not paused has
+    chosen to play, as in lichess, and "Pause" is theirs to press. Their game
+    of this arena is ``playing``, already left out of the free players.
+    """
+    rows = (
+        Participant.objects.filter(
+            user_id__in=user_ids, playing__status=Game.Status.ACTIVE, playing__days_per_move=0
+        )
+        .exclude(tournament=tournament)
+        .values_list("user_id", flat=True)
+    )
+    return set(rows)
 
 
 def pair_arena(tournament_id: int, *, skip_locked: bool = False) -> list[int]:
@@ -77,7 +90,7 @@ def pair_free_players(tournament: Tournament) -> list[int]:
             here.append(entry)
     if len(here) < 2:
         return []
-    busy = _busy_elsewhere([e.user_id for e in here])
+    busy = _busy_elsewhere(tournament, [e.user_id for e in here])
     here = [e for e in here if e.user_id not in busy]
     ratings = rating_values([e.user_id for e in here], tournament.game)
     by_key = {e.pk: e for e in here}

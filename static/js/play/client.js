@@ -118,6 +118,7 @@ export class GameClient {
       presence: () => this.onPresence(message),
       watchers: () => this.onWatchers(message.count, message.seq, false),
       redirect: () => this.handlers.onRedirect?.(message.url),
+      ratings: () => this.handlers.onRatings?.(message), // a finished game's rating changes, pushed once applied
     }[message.type];
     // Messages of other parts of the page (the chat, chat.js) go to them.
     (handler ?? (() => this.handlers.onOther?.(message)))();

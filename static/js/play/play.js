@@ -31,6 +31,9 @@ let clockBase = { snapshot: initial, receivedAt: performance.now() };
 let viewPly = null;
 const positions = new Map();
 let historyLoaded = null;
+// Per side, the rating change of the finished game ({before, after, delta}), once ratings applied it:
+// in the snapshot of a page opened later, or pushed (a "ratings" message) to a page already open.
+let ratingChanges = [null, null];
 
 const attention = createAttention({
   icon: document.querySelector('link[rel="icon"]'),
@@ -54,6 +57,7 @@ const client = new GameClient(initial.id, { game: initial, you }, {
   onResend,
   onRefused,
   onRedirect: (url) => goTo(url),
+  onRatings,
 });
 const chat = startChat(client);
 
@@ -132,6 +136,7 @@ function draw(snapshot) {
   drawMoves(snapshot);
   drawActions(snapshot);
   drawResult(snapshot);
+  drawRatingChanges(snapshot);
   tickClocks();
   attention(snapshot, you);
 }
@@ -485,6 +490,64 @@ function drawResult(snapshot) {
   else if (winner === null) outcome = "draw";
   else if (you === 1 - winner) outcome = "loss";
   result.dataset.outcome = outcome;
+}
+
+function onRatings(message) {
+  if (!Array.isArray(message.changes)) return;
+  ratingChanges = message.changes;
+  if (client.game) drawRatingChanges(client.game);
+}
+
+function signedChange(delta) {
+  if (delta > 0) return `+${delta}`;
+  return delta < 0 ? `\u2212${-delta}` : "\u00b10";
+}
+
+// The game-over panel says each player's rating before and after and the change, as lichess
+// does; the player line gets the change beside the rating it showed during the game.
+function drawRatingChanges(snapshot) {
+  if (Array.isArray(snapshot.rating_changes) && snapshot.rating_changes.some(Boolean)) {
+    ratingChanges = snapshot.rating_changes;
+  }
+  const panel = $("#rating-changes");
+  const over = snapshot.status === "finished";
+  const any = over && ratingChanges.some(Boolean);
+  if (panel) {
+    panel.hidden = !any;
+    panel.replaceChildren();
+  }
+  if (!any) return;
+  for (const side of [0, 1]) {
+    const shift = ratingChanges[side];
+    if (!shift) continue;
+    const kind = shift.delta > 0 ? "up" : shift.delta < 0 ? "down" : "same";
+    if (panel) {
+      const line = document.createElement("span");
+      line.className = "rating-change-line";
+      line.dataset.side = side;
+      line.textContent = format(gettext("%(name)s: %(before)s → %(after)s (%(change)s)"), {
+        name: playerName(snapshot, side), before: shift.before, after: shift.after, change: signedChange(shift.delta),
+      });
+      panel.appendChild(line);
+    }
+    const who = $(`.player[data-side="${side}"] .who`);
+    if (!who) continue;
+    if (!who.querySelector(".player-rating")) {
+      // A first rated game: the line showed no rating during the game.
+      const rating = document.createElement("span");
+      rating.className = "player-rating";
+      rating.textContent = String(shift.before);
+      who.querySelector(".name").after(rating);
+    }
+    let badge = who.querySelector(".rating-change");
+    if (!badge) {
+      badge = document.createElement("span");
+      who.querySelector(".player-rating").after(" ", badge);
+    }
+    badge.className = `rating-change ${kind}`;
+    badge.title = gettext("Rating change in this game");
+    badge.textContent = signedChange(shift.delta);
+  }
 }
 
 // --- clocks -------------------------------------------------------------------------------
