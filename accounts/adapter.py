@@ -71,7 +71,7 @@ class AccountAdapter(DefaultAccountAdapter):
     def authentication_failed(self, request: HttpRequest, **credentials: Any) -> None:
         login = credentials.get("username", "")
         if login:
-            logins.record_failure(login=login)
+            logins.record_failure(login=login, ip=self.get_client_ip(request))
 
     # --- mail -----------------------------------------------------------------
 

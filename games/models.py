@@ -48,6 +48,8 @@ class EndReason(models.TextChoices):
     WIPEOUT = OutcomeReason.WIPEOUT.value, _("A side has no pieces left")
     LINE = OutcomeReason.LINE.value, _("A line was completed")
     ALL_BOARDS_DECIDED = OutcomeReason.ALL_BOARDS_DECIDED.value, _("Every small board is decided")
+    NO_CLONES = OutcomeReason.NO_CLONES.value, _("100 moves without a clone")
+    REPETITION = OutcomeReason.REPETITION.value, _("A position came back three times")
     RESIGN = "resign", _("Resigned")
     EXIT = "exit", _("Left the game")
     TIMEOUT = "timeout", _("Ran out of time")

@@ -7,9 +7,18 @@ address never block the name from another. What those limits cannot see is a
 guesser spread over many addresses. For that, each name has a growing delay:
 after ``FREE_FAILURES`` failures from anywhere, a further attempt on the name waits
 ``2 ** (failures - FREE_FAILURES)`` seconds after the last failure, up to
-``MAX_DELAY_SECONDS``. The delay is skipped from an address the player has already
-logged in from (``record_success``), so the owner at home still gets in while
-somebody elsewhere keeps failing.
+``MAX_DELAY_SECONDS``.
+
+The delay holds back only the addresses that have themselves failed on the name
+(issue #38: before, 18 failures from 3 addresses and then one every 300 s refused
+the owner from every fresh address). An address that has not failed on the name
+always has its password checked, so the owner gets in from anywhere with the right
+password, whatever somebody elsewhere does; after one wrong password from it, it
+waits like the guesser's. The cost: a guesser with K addresses gets K guesses per
+delay (K every 300 s at most) instead of one; allauth's per-address limits (10 a
+minute, 100 an hour, over all names) bound what each address can do. This is
+lichess's trade-off: limit addresses, never lock the account. The delay is also
+skipped from an address the player has logged in from (``record_success``).
 
 Everything lives in the cache (Redis in production, so every process agrees).
 """
@@ -67,9 +76,17 @@ def _known_key(login: str, ip: str) -> str:
     return f"login:known:{_name_hash(login)}:{address_block(ip)}"
 
 
+def _failed_key(login: str, ip: str) -> str:
+    return f"login:failed:{_name_hash(login)}:{address_block(ip)}"
+
+
 def delay_remaining(*, login: str, ip: str) -> float:
-    """Seconds before ``login`` may be tried again from ``ip`` (0: go ahead)."""
-    if cache.get(_known_key(login, ip)):
+    """Seconds before ``login`` may be tried again from ``ip`` (0: go ahead).
+
+    Only an address that has failed on ``login`` is ever held back: from any other,
+    the password is checked, so the right one always gets its owner in.
+    """
+    if cache.get(_known_key(login, ip)) or not cache.get(_failed_key(login, ip)):
         return 0.0
     count, last = cache.get(_failures_key(login), (0, 0.0))
     if count < FREE_FAILURES:
@@ -78,8 +95,9 @@ def delay_remaining(*, login: str, ip: str) -> float:
     return max(0.0, last + delay - _now())
 
 
-def record_failure(*, login: str) -> None:
-    """A wrong password for ``login``, from any address."""
+def record_failure(*, login: str, ip: str) -> None:
+    """A wrong password for ``login`` from ``ip``: counts for the name, and marks the address."""
+    cache.set(_failed_key(login, ip), 1, FAILURE_MEMORY_SECONDS)
     key = _failures_key(login)
     count, _last = cache.get(key, (0, 0.0))
     # A read-modify-write: two failures at the same instant may count once, which

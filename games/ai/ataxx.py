@@ -31,7 +31,17 @@ import time
 from typing import Any
 
 from games.ai._cores import load_core
-from games.engines.ataxx import FULL, JUMP_RING, NEIGHBOURS, bits, dilate, move_token
+from games.engines.ataxx import (
+    FULL,
+    HALFMOVE_LIMIT,
+    JUMP_RING,
+    NEIGHBOURS,
+    REPETITIONS,
+    bits,
+    dilate,
+    move_token,
+    position_key,
+)
 from games.engines.base import Engine
 
 WIN = 100_000
@@ -75,7 +85,7 @@ def warm_up() -> None:
 def choose(engine: Engine, state: Any, level: str, rng: random.Random, deadline: float) -> str:
     """A legal move token for the side to move (the game must not be over)."""
     me, opp = state.mover()
-    moves = root_moves(me, opp, rng)
+    moves = _avoid_drawing(state, me, opp, root_moves(me, opp, rng))
     if not moves:
         return engine.pass_move or "0000"
     if level == "easy":
@@ -84,6 +94,31 @@ def choose(engine: Engine, state: Any, level: str, rng: random.Random, deadline:
         max_depth = MEDIUM_DEPTH if level == "medium" else MAX_DEPTH
         frm, to = Search(deadline).best_move(me, opp, moves, max_depth)
     return move_token(frm, to)
+
+
+def _avoid_drawing(state: Any, me: int, opp: int, moves: list[Move]) -> list[Move]:
+    """Without the moves that draw at once by rule (SPEC 1.2) when the mover has more pieces.
+
+    The searches below know nothing of the 100-ply and repetition draws (a
+    deliberate simplification: their tables key on the pieces alone); this root
+    filter keeps a player who is ahead from stepping into such a draw. It is cheap:
+    it looks one ply ahead, and only when a draw is that close.
+    """
+    history = getattr(state, "history", ())
+    if me.bit_count() <= opp.bit_count() or not (state.halfmove >= HALFMOVE_LIMIT - 1 or len(history) >= 2):
+        return moves
+    side = state.side
+    seen = (*history, state.key())
+    keep = []
+    for frm, to in moves:
+        if frm == to:
+            keep.append((frm, to))  # a clone starts both counts again
+            continue
+        nxt, mine = _apply(me, opp, (frm, to))
+        x, o = (mine, nxt) if side == 0 else (nxt, mine)
+        if state.halfmove + 1 < HALFMOVE_LIMIT and seen.count(position_key(x, o, 1 - side)) < REPETITIONS - 1:
+            keep.append((frm, to))
+    return keep or moves
 
 
 def root_moves(me: int, opp: int, rng: random.Random) -> list[Move]:

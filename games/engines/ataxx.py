@@ -15,12 +15,21 @@ by source square and then destination, squares in index order a1, b1, ..., g1,
 a2, ..., g7.
 
 Counters, as in libataxx and the community FEN: the halfmove clock counts plies
-since the last clone (a clone resets it; a jump or a pass adds one); the fullmove
-number starts at 1 and goes up after ``o`` (side 1) moves. Neither changes the
-rules: there is no move-count rule, both only round-trip through the FEN.
+since the last clone (a clone resets it; a jump or a pass adds one, a capture
+does not reset it); the fullmove number starts at 1 and goes up after ``o``
+(side 1) moves. Both round-trip through the FEN.
 
 End of the game: the board is full (reason ``board_full``) or a side has no
-pieces (``wipeout``). The SPEC's third ending, "neither side can move", cannot
+pieces (``wipeout``); or a draw (SPEC 1.2, issue #38: a 3,000-ply game had been
+built in 30 s) when the halfmove clock reaches ``HALFMOVE_LIMIT`` (reason
+``no_clones``: 100 plies without a clone, libataxx's and UAI's rule) or when a
+position comes back for the third time with the same side to move
+(``repetition``). For the second, a state carries ``history``: the keys
+(``position_key``) of the positions since the last clone, before its own. A
+clone adds a piece and no move takes one off the board, so no earlier position
+can come back and the history starts again; it is never longer than the
+halfmove clock, so at most 99 keys. A FEN has no history: a position read from one
+counts its repetitions from there (the halfmove clock is kept). The SPEC's third ending, "neither side can move", cannot
 happen without blocked squares: the board is connected, so while both sides
 have pieces and a square is empty, some empty square touches some piece and
 its owner can clone there. For the same reason a side without a move always
@@ -61,6 +70,10 @@ FILES = "abcdefg"
 PASS = "0000"
 PIECE_CHARS = ("x", "o")
 START_FEN = "x5o/7/7/7/7/7/o5x x 0 1"
+# Plies in a row without a clone after which the game is drawn (libataxx, UAI).
+HALFMOVE_LIMIT = 100
+# The third occurrence of a position (same pieces, same side to move) is a draw.
+REPETITIONS = 3
 
 # Masks that stop a one-file shift from wrapping onto the next rank.
 _NOT_FILE_A = sum(1 << (r * SIZE) for r in range(SIZE)) ^ FULL
@@ -179,18 +192,39 @@ def perft_bitboards(me: int, opp: int, depth: int) -> int:
     return total
 
 
+def position_key(x: int, o: int, side: int) -> int:
+    """One int per position (pieces and side to move): what repetitions compare."""
+    return x << (SQUARES + 1) | o << 1 | side
+
+
 class AtaxxState(NamedTuple):
-    """A position. ``x`` and ``o`` are 49-bit piece masks; ``side`` 0 is x."""
+    """A position. ``x`` and ``o`` are 49-bit piece masks; ``side`` 0 is x.
+
+    ``history``: the ``position_key`` of each earlier position since the last clone,
+    oldest first (see the module docstring).
+    """
 
     x: int
     o: int
     side: int
     halfmove: int = 0
     fullmove: int = 1
+    history: tuple[int, ...] = ()
 
     def mover(self) -> tuple[int, int]:
         """(pieces of the side to move, pieces of the other side)."""
         return (self.x, self.o) if self.side == 0 else (self.o, self.x)
+
+    def key(self) -> int:
+        return position_key(self.x, self.o, self.side)
+
+    def drawn_by_rule(self) -> OutcomeReason | None:
+        """``no_clones`` or ``repetition`` when the game is drawn by one of those rules."""
+        if self.halfmove >= HALFMOVE_LIMIT:
+            return OutcomeReason.NO_CLONES
+        if len(self.history) >= 2 * (REPETITIONS - 1) and self.history.count(self.key()) >= REPETITIONS - 1:
+            return OutcomeReason.REPETITION
+        return None
 
 
 def _board_rows(state: AtaxxState) -> list[str]:
@@ -231,6 +265,21 @@ def _check_counters(side: int, halfmove: int, fullmove: int) -> None:
         raise InvalidPosition(f"a halfmove clock of {halfmove} is more than the {plies} plies played")
 
 
+def _parse_history(keys: object, halfmove: int) -> tuple[int, ...]:
+    if not isinstance(keys, list) or len(keys) > halfmove:
+        raise InvalidPosition("history is a list of at most halfmove position keys")
+    history = []
+    for key in keys:
+        if not (isinstance(key, str) and 0 < len(key) <= 25 and all(c in "0123456789abcdef" for c in key)):
+            raise InvalidPosition(f"a history entry is a position key in lower-case hex, got {key!r}")
+        value = int(key, 16)
+        x, o = value >> (SQUARES + 1), value >> 1 & FULL
+        if x >> SQUARES or x & o:
+            raise InvalidPosition(f"the history entry {key!r} is not a position")
+        history.append(value)
+    return tuple(history)
+
+
 class AtaxxEngine:
     slug: ClassVar[str] = "ataxx"
     name: ClassVar[str] = "Ataxx"
@@ -247,7 +296,7 @@ class AtaxxEngine:
     def legal_moves(self, state: AtaxxState) -> list[str]:
         me, opp = state.mover()
         empty = FULL ^ (me | opp)
-        if not (empty and me and opp):
+        if not (empty and me and opp) or state.drawn_by_rule():
             return []
         moves = [SQUARE_NAMES[to] for to in bits(dilate(me) & empty)]
         for frm in bits(me):
@@ -257,7 +306,7 @@ class AtaxxEngine:
 
     def play(self, state: AtaxxState, move: str) -> AtaxxState:
         me, opp = state.mover()
-        if game_over(me, opp):
+        if game_over(me, opp) or state.drawn_by_rule():
             raise IllegalMove(f"the game is over: {move!r} cannot be played")
         if move == PASS:
             if can_move(me, FULL ^ (me | opp)):
@@ -299,6 +348,7 @@ class AtaxxEngine:
             side=1 - side,
             halfmove=0 if clone else state.halfmove + 1,
             fullmove=state.fullmove + side,
+            history=() if clone else (*state.history, state.key()),
         )
 
     # -- results -------------------------------------------------------------
@@ -313,7 +363,10 @@ class AtaxxEngine:
         elif not (x and o):
             reason = OutcomeReason.WIPEOUT  # also the empty board, a draw at 0-0
         else:
-            return None
+            drawn = state.drawn_by_rule()
+            if drawn is None:
+                return None
+            return Outcome(winner=None, score=self.score(state), reason=drawn)
         score = self.score(state)
         winner = None if score[0] == score[1] else (0 if score[0] > score[1] else 1)
         return Outcome(winner=winner, score=score, reason=reason)
@@ -321,13 +374,17 @@ class AtaxxEngine:
     # -- serialisation -------------------------------------------------------
 
     def dumps(self, state: AtaxxState) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "game": self.slug,
             "board": _board_rows(state),
             "to_move": state.side,
             "halfmove": state.halfmove,
             "fullmove": state.fullmove,
         }
+        if state.history:
+            # Hex keys (25 digits at most): JSON numbers past 2**53 lose digits in browsers.
+            data["history"] = [format(key, "x") for key in state.history]
+        return data
 
     def loads(self, data: dict[str, Any]) -> AtaxxState:
         if not isinstance(data, dict):
@@ -348,7 +405,10 @@ class AtaxxEngine:
             raise InvalidPosition(f"to_move must be 0 or 1, got {side}")
         _check_counters(side, data["halfmove"], data["fullmove"])
         x, o = _parse_rows(rows)
-        return AtaxxState(x=x, o=o, side=side, halfmove=data["halfmove"], fullmove=data["fullmove"])
+        history = _parse_history(data.get("history", []), data["halfmove"])
+        return AtaxxState(
+            x=x, o=o, side=side, halfmove=data["halfmove"], fullmove=data["fullmove"], history=history
+        )
 
     def fen(self, state: AtaxxState) -> str:
         ranks = [compress_runs(row, ".") for row in _board_rows(state)]

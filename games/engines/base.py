@@ -32,6 +32,9 @@ class OutcomeReason(StrEnum):
     WIPEOUT = "wipeout"
     LINE = "line"
     ALL_BOARDS_DECIDED = "all_boards_decided"
+    # Ataxx's draws (SPEC 1.2): 100 plies without a clone; a position's third occurrence.
+    NO_CLONES = "no_clones"
+    REPETITION = "repetition"
 
 
 @dataclass(frozen=True, slots=True)

@@ -108,7 +108,9 @@ EndReasonName = Literal[
     "no_moves",
     "wipeout",
     "line",
-    "all_boards_decided",  # from the engines
+    "all_boards_decided",
+    "no_clones",
+    "repetition",  # from the engines
     "resign",
     "exit",
     "timeout",

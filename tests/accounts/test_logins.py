@@ -74,20 +74,25 @@ def test_behind_the_proxy_the_address_is_the_one_it_forwards(alice, settings):
     assert response.status_code == HTTPStatus.FOUND
 
 
-def test_a_guesser_spread_over_many_addresses_meets_a_growing_delay_on_the_name(alice, monkeypatch):
+def test_a_guesser_spread_over_many_addresses_meets_a_growing_delay_at_each_address(alice, monkeypatch):
     now = [1_000_000.0]
     monkeypatch.setattr(logins, "_now", lambda: now[0])
     for number in range(logins.FREE_FAILURES):
         assert not refused_for_too_many(log_in(f"198.51.100.{number}", "alice", "guess"))
-    # The next address, at once: the name waits 1 s after its last failure.
-    assert refused_for_too_many(log_in("198.51.100.200", "alice", "guess"))
+    # An address that has failed waits 1 s after the name's last failure, even with the right password ...
+    assert refused_for_too_many(log_in("198.51.100.0", "alice", "guess"))
+    assert refused_for_too_many(log_in("198.51.100.1", "alice", "right-pass"))
     now[0] += 1.5
-    assert not refused_for_too_many(log_in("198.51.100.201", "alice", "guess"))
-    # One more failure, and the wait doubles.
+    assert not refused_for_too_many(log_in("198.51.100.1", "alice", "guess"))
+    # ... one more failure, and the wait doubles.
     now[0] += 1.5
-    assert refused_for_too_many(log_in("198.51.100.202", "alice", "guess"))
+    assert refused_for_too_many(log_in("198.51.100.2", "alice", "guess"))
     now[0] += 1
-    assert not refused_for_too_many(log_in("198.51.100.203", "alice", "guess"))
+    assert not refused_for_too_many(log_in("198.51.100.2", "alice", "guess"))
+    # A fresh address has its password checked, once: after a wrong one it waits too.
+    response = log_in("198.51.100.200", "alice", "guess")
+    assert response.status_code == HTTPStatus.OK and not refused_for_too_many(response)
+    assert refused_for_too_many(log_in("198.51.100.200", "alice", "guess"))
 
 
 def test_the_owner_at_an_address_they_logged_in_from_skips_the_names_delay(alice, monkeypatch):
@@ -95,8 +100,35 @@ def test_the_owner_at_an_address_they_logged_in_from_skips_the_names_delay(alice
     assert log_in(OWNER_HOME, "alice", "right-pass").status_code == HTTPStatus.FOUND
     for number in range(40):
         log_in(f"198.51.100.{number}", "alice", "guess")
-    assert refused_for_too_many(log_in("198.51.100.250", "alice", "right-pass"))
+    assert refused_for_too_many(log_in("198.51.100.39", "alice", "right-pass"))
     assert log_in(OWNER_HOME, "alice", "right-pass").status_code == HTTPStatus.FOUND
+
+
+def test_failures_from_several_addresses_never_refuse_the_owners_right_password_from_a_new_one(
+    alice, monkeypatch
+):
+    """Issue #38: 18 failures in 5 minutes from 3 addresses, then one every 300 s, locked the owner out."""
+    now = [1_000_000.0]
+    monkeypatch.setattr(logins, "_now", lambda: now[0])
+    attackers = ["203.0.113.1", "203.0.113.2", "203.0.113.3"]
+    for number in range(18):
+        log_in(attackers[number % 3], "alice", "guess")
+        now[0] += 15
+    for attempt in range(14):
+        # The attacker keeps the name's delay at its longest, from yet another address ...
+        attacker = f"203.0.113.{10 + attempt}"
+        log_in(attacker, "alice", "guess")
+        now[0] += 10
+        # ... and the owner, from an address never used before, gets in every time.
+        response = log_in(f"192.0.2.{100 + attempt}", "alice", "right-pass")
+        assert response.status_code == HTTPStatus.FOUND, attempt
+        now[0] += 290
+    # The guessing addresses are still held back, right password or not.
+    log_in("203.0.113.99", "alice", "guess")
+    now[0] += 10
+    assert logins.delay_remaining(login="alice", ip="203.0.113.99") == logins.MAX_DELAY_SECONDS - 10
+    assert logins.delay_remaining(login="alice", ip=attackers[0]) == logins.MAX_DELAY_SECONDS - 10
+    assert refused_for_too_many(log_in("203.0.113.99", "alice", "right-pass"))
 
 
 def test_ipv6_addresses_count_by_their_slash_64(alice):

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.test import Client
 
 from accounts.forms import PlayerCreationForm
+from accounts.validators import name_skeleton
 
 pytestmark = pytest.mark.django_db
 
@@ -159,3 +160,55 @@ def test_an_unprotected_legacy_account_still_saves_and_gets_protected_when_renam
     newer.save()
     newer.refresh_from_db()
     assert newer.username_skeleton == "alicia"
+
+
+# --- issue #38, finding 9: lengths, stacked marks, digits read as letters -------------
+
+TOO_SHORT = "A name needs at least 3 characters."
+TOO_MANY_MARKS = "Put at most 3 accents or vowel signs on one letter of a name."
+
+
+def test_a_letter_under_a_heap_of_accents_is_refused():
+    # One letter with 27 accents drew over the site's header and passed as 28 characters.
+    assert signup_errors("a" + "\u0301" * 27) == [TOO_SHORT]
+    assert signup_errors("abx" + "\u0301" * 4) == [TOO_MANY_MARKS]
+    # Two letters and an accent are two characters, not three.
+    assert signup_errors("ab\u0301") == [TOO_SHORT]
+    assert not User.objects.exists()
+
+
+@pytest.mark.parametrize("name", ["राम", "সীতা", "चीज़ें", "Zoë", "abc\u0301\u0302\u0303"])
+def test_short_hindi_and_bengali_names_and_a_few_marks_on_a_letter_are_accepted(name):
+    # Spacing vowel signs take their own place; a nukta, a vowel sign and a nasal sign fit on one letter.
+    assert signup_errors(name) == []
+
+
+@pytest.mark.parametrize(
+    "name", ["adm1n", "ADM1N", "gue57", "m0derat0r", "5y5tem", "Adm1n_bob", "c0mpu7er-hard"]
+)
+def test_digits_that_read_as_letters_do_not_get_past_the_reserved_words(name):
+    assert signup_errors(name) == [RESERVED]
+    assert not User.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("existing", "imitation"), [("Magnus", "Magnu5"), ("Beth", "B37h"), ("gregor", "9re9or")]
+)
+def test_digits_that_read_as_letters_make_a_look_alike(user_factory, existing, imitation):
+    user_factory(existing)
+    assert signup_errors(imitation) == [LOOKALIKE]
+
+
+def test_the_migration_gives_existing_players_the_digit_folding_skeleton():
+    # Two accounts from before the rule, each with the skeleton of its day.
+    User.objects.bulk_create(
+        [
+            User(username="Magnu5", username_key="magnu5", username_skeleton="magnu5"),
+            User(username="Magnus", username_key="magnus", username_skeleton="magnus"),
+        ]
+    )
+    migration = importlib.import_module("accounts.migrations.0009_h_rules_skeleton_digits")
+    migration.refill(apps, None)
+    older, newer = User.objects.order_by("pk")
+    assert (older.username, older.username_skeleton) == ("Magnu5", name_skeleton("Magnus"))
+    assert (newer.username, newer.username_skeleton) == ("Magnus", None)

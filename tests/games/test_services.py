@@ -483,3 +483,28 @@ def test_a_flag_task_that_comes_before_its_clock_runs_out_queues_itself_for_the_
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
     assert queued == [((game.pk, 0), 30)]
+
+
+def test_an_ataxx_game_of_jumps_back_and_forth_ends_in_a_draw_by_repetition(alice, bob, client):
+    """Issue #38: two players could shuffle jumps for ever (a 3,000-ply game)."""
+    game = live_game(alice, bob, game="ataxx")
+    shuffle = ["a7c5", "g7e5", "c5a7", "e5g7"] * 2
+    for ply, token in enumerate(shuffle):
+        assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
+        services.play_move(game_id=game.pk, identity=me(alice if ply % 2 == 0 else bob), token=token, ply=ply)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.ply == 8
+    assert (game.winner, game.end_reason) == (None, "repetition")
+    assert game.get_end_reason_display() == "A position came back three times"
+    text = client.get(f"/play/{game.pk}/record.txt").content.decode()
+    assert '[Result "1/2-1/2"]' in text and '[Termination "repetition"]' in text
+
+
+def test_an_ataxx_game_is_drawn_on_its_hundredth_ply_without_a_clone(alice, bob):
+    game = live_game(alice, bob, game="ataxx")
+    engine = game.engine
+    Game.objects.filter(pk=game.pk).update(state=engine.dumps(engine.from_fen("x5o/7/7/7/7/7/o5x x 99 60")))
+    services.play_move(game_id=game.pk, identity=me(alice), token="a7c5", ply=0)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert (game.winner, game.end_reason) == (None, "no_clones")

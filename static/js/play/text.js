@@ -42,6 +42,8 @@ function reasonSentence(snapshot) {
     all_boards_decided: drawn
       ? gettext("Every small board is decided and nobody has three in a row.")
       : gettext("Every small board is decided; %(winner)s is ahead."),
+    no_clones: gettext("100 moves in a row without a clone: the game is drawn."),
+    repetition: gettext("The same position came back for the third time: the game is drawn."),
     resign: gettext("%(loser)s resigned."),
     exit: gettext("%(loser)s left the game."),
     timeout: gettext("%(loser)s ran out of time."),

@@ -139,3 +139,13 @@ def test_the_python_search_sees_jumps_when_no_clone_is_possible():
     )
     window = (-ataxx_ai.WIN - 1, ataxx_ai.WIN + 1)
     assert search._negamax(me, opp, 1, *window, 0) == best  # not a forced pass
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_a_computer_that_is_ahead_does_not_jump_into_the_hundred_ply_draw(level):
+    # x is ahead (5-4); the jump a7c5 would take three pieces but is the 100th ply
+    # without a clone, a draw (SPEC 1.2), so x clones instead.
+    state = ENGINE.from_fen("x3xxx/6x/7/1ooo3/7/7/o6 x 99 60")
+    move = ataxx_ai.choose(ENGINE, state, level, random.Random(1), time.perf_counter() + 0.5)
+    assert len(move) == 2, move
+    assert ENGINE.outcome(ENGINE.play(state, move)) is None

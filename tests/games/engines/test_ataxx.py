@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engines.ataxx import AtaxxEngine, AtaxxState, perft_bitboards
-from games.engines.base import IllegalMove, InvalidPosition, perft
+from games.engines.base import IllegalMove, InvalidPosition, Outcome, OutcomeReason, perft
 
 ENGINE = AtaxxEngine()
 FILES = "abcdefg"
@@ -448,7 +448,8 @@ def test_random_games_keep_the_contract(states, rng):
         outcome = ENGINE.outcome(state)
         assert (moves == []) == (outcome is not None)
         assert ENGINE.loads(json.loads(json.dumps(before))) == state
-        assert ENGINE.from_fen(ENGINE.fen(state)) == state
+        # A FEN carries the counters but not the history of repetitions.
+        assert ENGINE.from_fen(ENGINE.fen(state)) == state._replace(history=())
         x, o = ENGINE.score(state)
         assert x + o == len(pieces(state)) <= 49
         assert state.x & state.o == 0
@@ -487,3 +488,81 @@ def test_occupied_out_of_turn_and_long_clone_tokens_raise_in_any_position(states
                 if owner != me or max(abs(df), abs(dr)) == 1 or token[2:] in board:
                     with pytest.raises(IllegalMove):
                         ENGINE.play(state, token)
+
+
+# -- draws by rule (SPEC 1.2, issue #38) ------------------------------------------------
+
+# x on a7 and g1, o on g7 and a1: each side can jump a piece out and back for ever.
+SHUFFLE = ["a7c5", "g7e5", "c5a7", "e5g7"]
+
+
+def test_a_position_back_for_the_third_time_with_the_same_side_to_move_is_a_draw():
+    state = ENGINE.initial()
+    for move in SHUFFLE * 2:
+        assert ENGINE.outcome(state) is None
+        state = ENGINE.play(state, move)
+    # The start position, x to move, for the third time.
+    assert (state.x, state.o, state.side) == (ENGINE.initial().x, ENGINE.initial().o, 0)
+    outcome = ENGINE.outcome(state)
+    assert outcome == Outcome(winner=None, score=(2, 2), reason=OutcomeReason.REPETITION)
+    assert ENGINE.legal_moves(state) == []
+    with pytest.raises(IllegalMove, match="over"):
+        ENGINE.play(state, "b6")
+
+
+def test_the_same_pieces_with_the_other_side_to_move_are_another_position():
+    state = ENGINE.initial()
+    for move in SHUFFLE * 2:
+        state = ENGINE.play(state, move)
+        if state.side == 1:
+            assert ENGINE.outcome(state) is None
+
+
+def test_a_clone_starts_the_count_of_repetitions_again():
+    state = ENGINE.initial()
+    for move in SHUFFLE:
+        state = ENGINE.play(state, move)
+    state = ENGINE.play(state, "b6")  # x clones; o to move
+    assert state.history == () and state.halfmove == 0
+    for move in ["g7e5", "a7c5", "e5g7", "c5a7"] * 2:
+        state = ENGINE.play(state, move)
+    assert ENGINE.outcome(state).reason == OutcomeReason.REPETITION
+    assert len(state.history) == 8
+
+
+def test_a_hundred_plies_without_a_clone_is_a_draw_and_captures_do_not_reset_the_count():
+    state = position("x5o/7/7/7/7/7/o5x x 98 60")
+    state = ENGINE.play(state, "a7c5")
+    assert ENGINE.outcome(state) is None and state.halfmove == 99
+    state = ENGINE.play(state, "g7e5")
+    assert state.halfmove == 100
+    assert ENGINE.outcome(state) == Outcome(winner=None, score=(2, 2), reason=OutcomeReason.NO_CLONES)
+    assert ENGINE.legal_moves(state) == []
+
+
+def test_a_capturing_jump_does_not_reset_the_halfmove_clock():
+    state = position("x5o/7/7/2o4/7/7/o5x x 10 30")
+    state = ENGINE.play(state, "a7b5")  # a jump next to c4's o: captures it
+    assert state.o.bit_count() == 2 and state.halfmove == 11
+
+
+def test_the_halfmove_clock_at_the_limit_round_trips_through_the_fen():
+    fen = "x5o/7/7/7/7/7/o5x x 100 60"
+    state = position(fen)
+    assert ENGINE.fen(state) == fen
+    assert ENGINE.outcome(state).reason == OutcomeReason.NO_CLONES
+    assert (
+        ENGINE.fen(ENGINE.play(position("x5o/7/7/7/7/7/o5x x 57 60"), "a7c5")) == "6o/7/2x4/7/7/7/o5x o 58 60"
+    )
+
+
+def test_the_history_round_trips_through_dumps_and_bad_history_is_refused():
+    state = ENGINE.initial()
+    for move in SHUFFLE + SHUFFLE[:3]:
+        state = ENGINE.play(state, move)
+    data = json.loads(json.dumps(ENGINE.dumps(state)))
+    assert ENGINE.loads(data) == state and len(data["history"]) == 7
+    assert ENGINE.outcome(ENGINE.play(ENGINE.loads(data), SHUFFLE[3])).reason == OutcomeReason.REPETITION
+    for bad in (["zz"], [1], "00", ["3"] * 8):
+        with pytest.raises(InvalidPosition):
+            ENGINE.loads({**data, "history": bad})

@@ -92,7 +92,10 @@ def test_random_games_keep_the_contract_in_every_position(slug, data):
         assert engine.fen(state) == fen and following != state  # play never changes the state it is given
         assert engine.outcome(state) is None and engine.legal_moves(state)
         state = following
-        assert engine.from_fen(engine.fen(state)) == state
+        # A FEN holds the position, not the way to it (Ataxx's history of repetitions).
+        assert engine.from_fen(engine.fen(state)) == (
+            state._replace(history=()) if hasattr(state, "history") else state
+        )
         assert engine.loads(json.loads(json.dumps(engine.dumps(state)))) == state
         assert engine.to_move(state) in (0, 1)
         hash(state)
