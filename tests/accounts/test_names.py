@@ -207,7 +207,7 @@ def test_the_migration_gives_existing_players_the_digit_folding_skeleton():
             User(username="Magnus", username_key="magnus", username_skeleton="magnus"),
         ]
     )
-    migration = importlib.import_module("accounts.migrations.0009_h_rules_skeleton_digits")
+    migration = importlib.import_module("accounts.migrations.0009_skeleton_digits")
     migration.refill(apps, None)
     older, newer = User.objects.order_by("pk")
     assert (older.username, older.username_skeleton) == ("Magnu5", name_skeleton("Magnus"))
