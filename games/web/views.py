@@ -303,6 +303,7 @@ def lobby(request):
                     "game": game.game,
                     "name": game.get_game_display(),
                     "by": game.created_by.username if game.created_by else "",
+                    "terms": game.invitation_terms(),
                 }
                 for game in _invitations(request)
             ],

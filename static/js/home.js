@@ -174,6 +174,11 @@ function renderInvitations(invitations, names) {
     const row = document.createElement("li");
     row.dataset.gameId = item.id;
     row.append(format(gettext("%(who)s invites you to play %(name)s"), { who: item.by, name: names[item.game] || item.name }), " ");
+    // The clock, rated or casual, and the colour (worded by the server: Game.invitation_terms).
+    const terms = document.createElement("span");
+    terms.className = "invitation-terms";
+    terms.textContent = `(${item.terms})`;
+    row.append(terms, " ");
     row.append(postButton(`/play/${item.id}/take/`, gettext("Accept")), " ");
     row.append(postButton(`/play/${item.id}/decline/`, gettext("Decline"), "secondary"));
     list.appendChild(row);

@@ -1,0 +1,63 @@
+"""What the site tells a player, worded so they can act on it: invitations that say what the game is,
+and a correspondence deadline written the same way, in the player's language, on every page."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from accounts.identity import Identity
+from games import services
+from games.models import Game
+from tests.browser.conftest import DESKTOP, PHONE, screenshot
+from tests.browser.pages import in_thread
+
+pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+def _invite(alice, bob, **terms) -> Game:
+    return in_thread(
+        services.create_human_game,
+        identity=Identity(user=alice, guest=None),
+        game="ataxx",
+        kind=Game.Kind.DIRECT,
+        invited_user=bob,
+        **terms,
+    )
+
+
+def test_two_invitations_from_one_player_can_be_told_apart_in_the_toast_and_on_the_home_page(
+    new_context, user_factory, login_session, redis_layer
+):
+    alice, bob = user_factory("alice"), user_factory("bob")
+    # Alice plays Black (side 0) in the first, White in the second: bob gets the other colour.
+    blitz = _invite(alice, bob, side=0, minutes=5, increment=3)
+    slow = _invite(alice, bob, side=1, days_per_move=3, casual=True)
+    blitz_terms, slow_terms = "5+3, rated, you play White", "3 days, casual, you play Black"
+
+    page = new_context(viewport=DESKTOP, session_cookie=login_session(bob)).new_page()
+    page.goto("/history/")  # any page but the home page: invitations come as toasts
+    expect(page.locator(f'.toast[data-invitation="{blitz.pk}"]')).to_contain_text(
+        f"alice invites you to play Ataxx ({blitz_terms})"
+    )
+    expect(page.locator(f'.toast[data-invitation="{slow.pk}"]')).to_contain_text(
+        f"alice invites you to play Ataxx ({slow_terms})"
+    )
+
+    phone = new_context(viewport=PHONE, session_cookie=login_session(bob)).new_page()
+    with phone.expect_websocket(lambda ws: ws.url.endswith("/ws/notify/")):
+        phone.goto("/")
+    rows = phone.locator("#invitations li")
+    expect(rows).to_have_count(2)  # rendered by the server
+    expect(phone.locator(f'#invitations li[data-game-id="{blitz.pk}"]')).to_contain_text(blitz_terms)
+    expect(phone.locator(f'#invitations li[data-game-id="{slow.pk}"]')).to_contain_text(slow_terms)
+    phone.wait_for_timeout(500)  # the notification socket's handshake: an event before it would be missed
+    third = _invite(alice, bob, side=0, minutes=1, increment=0)
+    # A new invitation: home.js renders the whole list again from /lobby.json.
+    expect(rows).to_have_count(3)
+    for item, terms in ((blitz, blitz_terms), (slow, slow_terms), (third, "1+0, rated, you play White")):
+        expect(phone.locator(f'#invitations li[data-game-id="{item.pk}"]')).to_contain_text(
+            f"alice invites you to play Ataxx ({terms})"
+        )
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    screenshot(phone, "invitations-with-terms-phone")
