@@ -4,6 +4,7 @@
 
 import { backoffDelay } from "./play/client.js";
 import { format, gettext, ngettext } from "./i18n.js";
+import { localiseDeadlines } from "./deadline.js";
 
 const form = document.getElementById("new-game-form");
 const home = document.querySelector("[data-home]");
@@ -392,3 +393,6 @@ if (quick) {
   // A correspondence seek is still there (seeking again would only restart its wait).
   document.addEventListener("site:notify-open", () => { if (seeking && seeking.days === "0") seek(seeking); });
 }
+
+// The "Your move" deadlines in the reader's local time, as the game page writes them.
+localiseDeadlines(home || document);

@@ -3,14 +3,20 @@ and a correspondence deadline written the same way, in the player's language, on
 
 from __future__ import annotations
 
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
 import pytest
+from django.utils import translation
 from playwright.sync_api import expect
 
 from accounts.identity import Identity
 from games import services
+from games.deadline_text import short_month
 from games.models import Game
 from tests.browser.conftest import DESKTOP, PHONE, screenshot
 from tests.browser.pages import in_thread
+from tests.test_i18n import LOCALE, po_entries
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -61,3 +67,57 @@ def test_two_invitations_from_one_player_can_be_told_apart_in_the_toast_and_on_t
         )
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     screenshot(phone, "invitations-with-terms-phone")
+
+
+def _local_when(moment: datetime, zone: str, lang: str) -> str:
+    """The deadline as the pages must write it, in the reader's time zone and language."""
+    local = moment.astimezone(ZoneInfo(zone))
+    with translation.override(lang):
+        return translation.gettext("%(day)s %(month)s %(year)s, %(time)s") % {
+            "day": local.day,
+            "month": short_month(local.month),
+            "year": local.year,
+            "time": f"{local.hour:02d}:{local.minute:02d}",
+        }
+
+
+def _js(lang: str, text: str) -> str:
+    """A translation from the JavaScript catalogue (djangojs), which Python's gettext does not read."""
+    if lang == "en":
+        return text
+    path = LOCALE / lang / "LC_MESSAGES" / "djangojs.po"
+    return next(e["msgstr"]["msgstr"] for e in po_entries(path) if e["msgid"] == text and "msgctxt" not in e)
+
+
+def test_the_deadline_reads_the_same_on_the_home_page_and_the_game_page_in_four_languages(
+    new_context, user_factory, login_session, site_url
+):
+    alice, bob = user_factory("alice"), user_factory("bob")
+    game = in_thread(
+        services.create_human_game,
+        identity=Identity(alice, None),
+        game="reversi",
+        kind=Game.Kind.INVITE_LINK,
+        side=0,
+        days_per_move=3,
+    )
+    in_thread(services.join_game, game_id=game.pk, identity=Identity(bob, None), token=game.invite_token)
+    game.refresh_from_db()
+    zone = "Asia/Kolkata"  # not UTC: the pages write the reader's own time
+    context = new_context(viewport=PHONE, session_cookie=login_session(alice), timezone_id=zone)
+    page = context.new_page()
+    for lang in ("en", "hi", "bn", "el"):
+        context.add_cookies([{"name": "django_language", "value": lang, "url": site_url}])
+        when = _local_when(game.deadline(), zone, lang)
+        with translation.override(lang):
+            left = translation.ngettext("%(count)s day left", "%(count)s days left", 2) % {"count": 2}
+            home_line = translation.gettext("move by %(when)s (%(left)s)") % {"when": when, "left": left}
+        game_line = _js(lang, "Your move, by %(when)s (%(left)s).") % {"when": when, "left": left}
+        page.goto("/")
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        expect(page.locator(f'#your-move li[data-game-id="{game.pk}"] [data-deadline]')).to_have_text(
+            home_line
+        )
+        page.goto(game.get_absolute_url())
+        expect(page.locator("#deadline")).to_have_text(game_line)
+    screenshot(page, "deadline-greek-phone")
