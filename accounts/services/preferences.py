@@ -150,7 +150,7 @@ def apply_account_language(request: HttpRequest | None, response: HttpResponse |
         )
     if request is not None:
         translation.activate(stored)  # the rest of this request (a page rendered after the log-in) too
-        request.LANGUAGE_CODE = stored  # type: ignore[attr-defined]
+        request.LANGUAGE_CODE = stored
 
 
 def languages_of(user_ids: set[int]) -> dict[int, str]:

@@ -107,11 +107,14 @@ def _send_once(game: Game, user_id: int, kind: str, address: str, language: str,
 
 def _mail(game: Game, kind: str) -> tuple[str, str]:
     side = game.to_move
+    deadline = game.deadline()  # a running correspondence game's: its mover's clock runs
     names = {
         "game": str(GAME_NAMES.get(game.game, game.game)),
         "opponent": game.side_name(1 - side),
         "clock": game.time_control_label,
-        "deadline": format_when(game.deadline()),  # as every page writes it (games/deadline_text.py)
+        "deadline": format_when(deadline)
+        if deadline is not None
+        else "",  # as every page writes it (games/deadline_text.py)
         "url": settings.SITE_URL + game.get_absolute_url(),
         "settings_url": settings.SITE_URL + reverse("accounts:settings"),
     }

@@ -121,3 +121,28 @@ def test_the_deadline_reads_the_same_on_the_home_page_and_the_game_page_in_four_
         page.goto(game.get_absolute_url())
         expect(page.locator("#deadline")).to_have_text(game_line)
     screenshot(page, "deadline-greek-phone")
+
+
+def test_a_form_whose_csrf_cookie_is_gone_gets_the_site_s_page_in_greek_with_a_way_back(
+    new_context, site_url
+):
+    context = new_context(viewport=PHONE)
+    context.add_cookies([{"name": "django_language", "value": "el", "url": site_url}])
+    page = context.new_page()
+    page.goto("/")
+    context.clear_cookies(name="csrftoken")  # as a browser that dropped the site's cookies
+    page.click("#new-game-form button[type=submit]")
+    with translation.override("el"):
+        heading, back = (
+            translation.gettext("This form has expired"),
+            translation.gettext("Back to the previous page"),
+        )
+        brand = translation.gettext("Five Boards")
+    expect(page.locator("h1")).to_have_text(heading)
+    expect(page.locator(".site-header .brand")).to_have_text(brand)
+    expect(page.locator("#lang-select")).to_be_visible()  # the full layout, language menu included
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    screenshot(page, "csrf-failure-greek-phone")
+    page.locator("[data-way-back]", has_text=back).click()
+    page.wait_for_url(f"{site_url}/")
+    expect(page.locator("#new-game-form")).to_be_visible()
