@@ -6,6 +6,7 @@ from typing import Any
 
 from allauth.account.adapter import get_adapter
 from allauth.account.signals import password_reset, user_signed_up
+from allauth.account.signals import user_logged_in as allauth_logged_in
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.signals import user_logged_in, user_logged_out
@@ -18,6 +19,7 @@ from accounts.services import logins
 from accounts.services.preferences import (
     GUEST_FIELDS,
     SESSION_KEY,
+    apply_account_language,
     clean_preferences,
     guest_screen_reader,
     remember_language,
@@ -44,6 +46,18 @@ def remember_the_sign_in_language(sender: Any, request: Any, user: Any, **kwargs
     """A player who never chose a language in the menu gets their mails in the one they signed in with."""
     language = getattr(request, "LANGUAGE_CODE", "") if request is not None else ""
     remember_language(user, language, keep_chosen=True)
+
+
+@receiver(allauth_logged_in, dispatch_uid="accounts_apply_the_account_language")
+def apply_the_account_language(
+    sender: Any, request: Any, user: Any, response: Any = None, **kwargs: Any
+) -> None:
+    """A player's language follows them to every device they log in on (allauth's signal carries the response).
+
+    Django's own ``user_logged_in`` (above) has run first: an account with no language yet
+    has just been given this browser's, so this changes nothing for it.
+    """
+    apply_account_language(request, response, user)
 
 
 @receiver(password_reset, dispatch_uid="accounts_reset_address_is_the_owners")

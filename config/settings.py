@@ -76,6 +76,8 @@ DEBUG = env_bool("DJANGO_DEBUG", default=False)
 SECRET_KEY = os.getenv("DJANGO_SECRET_KEY") or _local_secret_key()
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+# A form from an out-of-date page gets the site's own page, translated, with a way back.
+CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
 SITE_ID = 1
 
 # HTTPS switches: on by default whenever DEBUG is off, so production is safe

@@ -379,6 +379,21 @@ class Game(models.Model):
         """The clock as players write it: "5+3" (base minutes + increment seconds), "3 days"; empty when untimed."""
         return time_control_label(self.time_control, self.increment, self.days_per_move)
 
+    def invitation_terms(self) -> str:
+        """What an invitation offers, so two can be told apart: "5+3, rated, you play White".
+
+        The home page's list and the toast on other pages (through /lobby.json) both show it.
+        The invitee takes the seat nobody holds yet, so "you play" is that seat's colour.
+        """
+        from games.names import side_colour
+
+        free = 0 if not self.side_is_taken(0) else 1
+        return _("%(clock)s, %(rated)s, you play %(colour)s") % {
+            "clock": self.time_control_label,
+            "rated": _("casual") if self.casual else _("rated"),
+            "colour": side_colour(self.game, free),
+        }
+
     def remaining_ms(self, side: int, *, now: datetime | None = None) -> int:
         """Milliseconds left on ``side``'s clock right now (only the mover's clock runs)."""
         left = self.clock_ms(side)

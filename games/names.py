@@ -27,3 +27,22 @@ GAME_BLURBS = {
 def game_name(slug: str) -> str:
     """The game's name in the active language (the slug itself for an unknown game)."""
     return str(GAME_NAMES.get(slug, slug))
+
+
+# Who plays which colour, as the boards and rules say: the first player (side 0) is Black
+# or X and moves first. The X/O marks are the same in every language.
+SIDE_COLOURS = {
+    "reversi": (_("Black"), _("White")),
+    "ataxx": (_("Black"), _("White")),
+    "ultimate_ttt": ("X", "O"),
+    "quantum_ttt": ("X", "O"),
+    "four_tac_toe": ("X", "O"),
+}
+
+
+def side_colour(slug: str, side: int) -> str:
+    """The colour (or mark) of ``side`` in the game ``slug``, in the active language."""
+    colours = SIDE_COLOURS.get(slug)
+    if colours is None:
+        return ""
+    return str(colours[side])

@@ -11,6 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Field
 from django.http import HttpRequest, HttpResponse
+from django.utils import translation
 
 from accounts.models import Preferences
 
@@ -119,6 +120,37 @@ def remember_language(user: Any, language: str, *, keep_chosen: bool = False) ->
     if keep_chosen and Preferences.objects.filter(user_id=user.pk).exclude(language="").exists():
         return
     Preferences.objects.update_or_create(user_id=user.pk, defaults={"language": language})
+
+
+def apply_account_language(request: HttpRequest | None, response: HttpResponse | None, user: Any) -> None:
+    """At log-in, the player's language follows them: this browser is switched to their account's.
+
+    The menu's choice is stored on the account (``remember_language``), but Django keeps
+    the language in a cookie, per browser: a player who chose Greek on their phone got
+    English on their laptop. The account's language wins over this browser's (docs/decisions.md).
+    """
+    stored = (
+        Preferences.objects.filter(user_id=user.pk).values_list("language", flat=True).first()
+        if user is not None and user.pk
+        else None
+    )
+    if not stored or stored not in dict(settings.LANGUAGES):
+        return
+    if response is not None and hasattr(response, "set_cookie"):
+        # As Django's own set_language view sets it.
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            stored,
+            max_age=settings.LANGUAGE_COOKIE_AGE,
+            path=settings.LANGUAGE_COOKIE_PATH,
+            domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            secure=settings.LANGUAGE_COOKIE_SECURE,
+            httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )
+    if request is not None:
+        translation.activate(stored)  # the rest of this request (a page rendered after the log-in) too
+        request.LANGUAGE_CODE = stored
 
 
 def languages_of(user_ids: set[int]) -> dict[int, str]:

@@ -20,11 +20,12 @@ from django.conf import settings
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.urls import reverse
-from django.utils import formats, timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.models import Preferences
 from accounts.services.preferences import languages_of
+from games.deadline_text import format_when
 from games.models import Game, TurnMail
 from games.names import GAME_NAMES
 from games.services.base import now
@@ -106,11 +107,14 @@ def _send_once(game: Game, user_id: int, kind: str, address: str, language: str,
 
 def _mail(game: Game, kind: str) -> tuple[str, str]:
     side = game.to_move
+    deadline = game.deadline()  # a running correspondence game's: its mover's clock runs
     names = {
         "game": str(GAME_NAMES.get(game.game, game.game)),
         "opponent": game.side_name(1 - side),
         "clock": game.time_control_label,
-        "deadline": formats.date_format(timezone.localtime(game.deadline()), "DATETIME_FORMAT") + " UTC",
+        "deadline": format_when(deadline)
+        if deadline is not None
+        else "",  # as every page writes it (games/deadline_text.py)
         "url": settings.SITE_URL + game.get_absolute_url(),
         "settings_url": settings.SITE_URL + reverse("accounts:settings"),
     }

@@ -10,15 +10,24 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django import template
+from django.utils import timezone
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from games.deadline_text import deadline_text
 from games.engines.four_tac_toe import lines_table
 from games.names import GAME_BLURBS, GAME_NAMES
 
 register = template.Library()
+
+
+@register.filter
+def deadline_words(deadline: datetime) -> str:
+    """ "move by 6 Dec 2026, 19:27 UTC (2 days left)" (games/deadline_text.py: every page writes it so)."""
+    return deadline_text(deadline, now=timezone.now())
 
 
 @register.filter

@@ -92,10 +92,20 @@ class NewGameForm(forms.Form):
     side = forms.ChoiceField(label=_("Play as"), choices=SIDE_CHOICES, initial="random")
     invitee = forms.CharField(label=_("Player to invite"), max_length=150, required=False)
 
+    def __init__(self, *args: Any, registered: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.registered = registered
+        if not registered:
+            # Correspondence needs an account (the game is found again and mailed about): a guest is not offered it.
+            del self.fields["days"]
+
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
         opponent = data.get("opponent")
+        if not self.registered and self.data.get("days") not in (None, "", "0"):
+            # A page from before a logout still has the field: say so rather than start a live game instead.
+            self.add_error(None, _("Log in to play a correspondence game."))
         data["days"] = data.get("days") or 0
         if data["days"]:
             # The days replace the live clock: the two selects above it do not count.

@@ -34,7 +34,10 @@ def _invitations(request):
 
 
 def home(request):
-    return _render_home(request, NewGameForm(initial={"level": _default_level(request)}))
+    return _render_home(
+        request,
+        NewGameForm(initial={"level": _default_level(request)}, registered=request.user.is_authenticated),
+    )
 
 
 def _render_home(request, form: NewGameForm, *, status: int = 200):
@@ -118,9 +121,15 @@ def _seat_filter(identity) -> Q:
 
 @require_POST
 def new_game(request):
-    form = NewGameForm(request.POST)
+    form = NewGameForm(request.POST, registered=request.user.is_authenticated)
     if not form.is_valid():
         return _render_home(request, form, status=400)
+    changed = _player_changed(request)
+    if changed:
+        # Nothing starts: the game would have been a guest's (or another account's) without a word.
+        # The page comes back for who is here now, so pressing Start again is a choice made knowingly.
+        form.add_error(None, changed)
+        return _render_home(request, form, status=409)
     data = form.cleaned_data
     identity = identity_from_request(request)
     try:
@@ -150,6 +159,29 @@ def new_game(request):
         form.add_error(None, exc.message)
         return _render_home(request, form, status=400)
     return redirect(game.get_absolute_url())
+
+
+def _player_changed(request) -> str:
+    """Why a form sent from a page rendered for another player is refused; empty when it is not.
+
+    The home page's form names the player it was rendered for (``as_player``). Logging
+    out in another tab leaves the old tab's form working (the CSRF cookie survives a
+    logout), and it used to start a guest's game silently (docs/decisions.md).
+    """
+    was = request.POST.get("as_player", "")
+    if not was:
+        return ""  # rendered for a guest, or a page from before this check
+    if not request.user.is_authenticated:
+        return _(
+            "This page was opened while you were logged in as %(name)s, and you have logged out since. "
+            "Nothing was started: log in again, or press Start once more to play as a guest."
+        ) % {"name": was}
+    if request.user.get_username() != was:
+        return _(
+            "This page was opened while you were logged in as %(name)s; you are now logged in as %(now)s. "
+            "Nothing was started: press Start once more to play as %(now)s."
+        ) % {"name": was, "now": request.user.get_username()}
+    return ""
 
 
 def play(request, game_id: int):
@@ -303,6 +335,7 @@ def lobby(request):
                     "game": game.game,
                     "name": game.get_game_display(),
                     "by": game.created_by.username if game.created_by else "",
+                    "terms": game.invitation_terms(),
                 }
                 for game in _invitations(request)
             ],

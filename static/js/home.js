@@ -4,6 +4,7 @@
 
 import { backoffDelay } from "./play/client.js";
 import { format, gettext, ngettext } from "./i18n.js";
+import { localiseDeadlines } from "./deadline.js";
 
 const form = document.getElementById("new-game-form");
 const home = document.querySelector("[data-home]");
@@ -174,6 +175,11 @@ function renderInvitations(invitations, names) {
     const row = document.createElement("li");
     row.dataset.gameId = item.id;
     row.append(format(gettext("%(who)s invites you to play %(name)s"), { who: item.by, name: names[item.game] || item.name }), " ");
+    // The clock, rated or casual, and the colour (worded by the server: Game.invitation_terms).
+    const terms = document.createElement("span");
+    terms.className = "invitation-terms";
+    terms.textContent = `(${item.terms})`;
+    row.append(terms, " ");
     row.append(postButton(`/play/${item.id}/take/`, gettext("Accept")), " ");
     row.append(postButton(`/play/${item.id}/decline/`, gettext("Decline"), "secondary"));
     list.appendChild(row);
@@ -387,3 +393,6 @@ if (quick) {
   // A correspondence seek is still there (seeking again would only restart its wait).
   document.addEventListener("site:notify-open", () => { if (seeking && seeking.days === "0") seek(seeking); });
 }
+
+// The "Your move" deadlines in the reader's local time, as the game page writes them.
+localiseDeadlines(home || document);

@@ -79,6 +79,11 @@
     toast.setAttribute("data-invitation", String(item.id));
     var text = document.createElement("p");
     text.textContent = fill(gettext("%(who)s invites you to play %(name)s"), { who: item.by, name: item.name });
+    // What is offered (Game.invitation_terms): two invitations from one player can be told apart.
+    var terms = document.createElement("span");
+    terms.className = "invitation-terms";
+    terms.textContent = " (" + item.terms + ")";
+    text.appendChild(terms);
     var accept = document.createElement("form"); // a real form: accepting opens the game
     accept.method = "post";
     accept.action = "/play/" + item.id + "/take/";

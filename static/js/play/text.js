@@ -1,7 +1,8 @@
 // Sentences for people: the result of a game (docs/protocol.md's reason slugs)
 // and whose turn it is. Shared by the live board and the replay page.
 
-import { format, gettext, ngettext } from "../i18n.js";
+import { format, gettext } from "../i18n.js";
+import { formatWhen, timeLeft } from "../deadline.js";
 
 // The computer's name is made here, in the page's language: a snapshot may have
 // been written by a process that spoke another one.
@@ -101,17 +102,10 @@ export function formatClock(ms) {
 }
 
 // A correspondence move's deadline, in the page's language: "Alice must move by 3 Dec 2026, 14:05 (2 days left)."
+// The date and the time left are written as on every page (../deadline.js).
 export function deadlineText(snapshot, you, deadline, left) {
-  const when = new Date(deadline).toLocaleString(document.documentElement.lang || undefined, {
-    dateStyle: "medium",
-    timeStyle: "short",
-  });
-  const days = Math.floor(Math.max(0, left) / 86400000);
-  const remaining = days
-    ? format(ngettext("%(count)s day left", "%(count)s days left", days), { count: days })
-    : format(ngettext("%(count)s hour left", "%(count)s hours left", Math.floor(Math.max(0, left) / 3600000)), {
-        count: Math.floor(Math.max(0, left) / 3600000),
-      });
+  const when = formatWhen(deadline);
+  const remaining = timeLeft(left);
   const mover = snapshot.position.to_move;
   if (you === mover) return format(gettext("Your move, by %(when)s (%(left)s)."), { when, left: remaining });
   return format(gettext("%(name)s must move by %(when)s (%(left)s)."), {
