@@ -173,7 +173,7 @@ def test_an_empty_chat_says_so_instead_of_an_empty_bar(new_context, two_players)
     lines = page.locator("#chat-lines")
     expect(lines).to_be_visible()
     shown = lines.evaluate("l => getComputedStyle(l, '::before').content")
-    assert shown == '"No messages yet"'
+    assert shown == '"No messages yet."'
     assert lines.bounding_box()["height"] > 20  # a line of text, not a 2 px bar
     page.click('[data-preset="hello"]')
     expect(lines.locator("li")).to_have_count(1)
