@@ -154,6 +154,12 @@ class LobbyFilterForm(forms.Form):
         label=_("Rating to"), min_value=LOWEST_RATING, max_value=HIGHEST_RATING, required=False
     )
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, field in self.fields.items():
+            # Each field's error is shown under it (games/home.html), and read with it.
+            field.widget.attrs["aria-describedby"] = f"filter-error-{name}"
+
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data

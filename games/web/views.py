@@ -306,8 +306,8 @@ def lobby(request):
     """The open challenges (filtered as the query asks) and invitations, for the home page's live list."""
     wanted = LobbyFilterForm(request.GET)
     if not wanted.is_valid():
-        message = next(iter(wanted.errors.values()))[0]
-        return JsonResponse({"error": "bad_filter", "message": message}, status=400)
+        field, errors = next(iter(wanted.errors.items()))
+        return JsonResponse({"error": "bad_filter", "field": field, "message": errors[0]}, status=400)
     user = request.user if request.user.is_authenticated else None
     return JsonResponse(
         {

@@ -204,7 +204,8 @@ async function refresh() {
       const data = await response.json().catch(() => null);
       if (!data) return; // a server error page: the next notification tries again
       if (data.error) {
-        document.getElementById("home-status").textContent = data.message;
+        // A bad filter: said under its field; the list stays as it was.
+        if (!showFilterError(data.field, data.message)) document.getElementById("home-status").textContent = data.message;
         return;
       }
       const names = gameNames();
@@ -245,8 +246,23 @@ function restoreFilter() {
   return true;
 }
 
+// The error of one filter field, under it (null: clear them all). False when there is no such field.
+function showFilterError(name, message) {
+  if (!filter) return false;
+  for (const node of filter.querySelectorAll(".field-error")) {
+    const mine = node.id === `filter-error-${name}`;
+    node.hidden = !mine;
+    node.textContent = mine ? message : "";
+    const input = filter.elements[node.id.replace("filter-error-", "")];
+    if (input && mine) input.setAttribute("aria-invalid", "true");
+    else if (input) input.removeAttribute("aria-invalid");
+  }
+  return Boolean(name && filter.querySelector(`#filter-error-${name}`));
+}
+
 function filterChanged() {
   if (!filter.reportValidity()) return;
+  showFilterError(null);
   const query = filterQuery();
   try { localStorage.setItem(FILTER_KEY, query); } catch { /* private mode: the address keeps it */ }
   history.replaceState(null, "", query ? `?${query}` : location.pathname);

@@ -114,6 +114,8 @@ export function createRenderer(host, ctx) {
   // The hover help: whose lines to show follows SPEC 1.5, the live sets come from the server.
   function helpLines(token) {
     if (!view || !token || token === view.position.forbidden) return null;
+    // A finished game has no line left to complete: the help would only count zeros.
+    if (view.snapshot && view.snapshot.status !== "active") return null;
     const { position } = view;
     const me = view.you ?? position.to_move; // a spectator sees it from the side to move
     const owner = position.cells[indexOf(token)];

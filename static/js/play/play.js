@@ -292,7 +292,9 @@ function announce(snapshot, previous, event) {
     parts.push(format(gettext("Moves played again: %(moves)s."), { moves: snapshot.moves.slice(previous.ply).join(", ") }));
   } else if (event !== "undo" && previous && snapshot.ply > previous.ply && snapshot.last_move) {
     for (const [mover, token] of moversOf(snapshot, previous)) {
-      parts.push(format(gettext("%(name)s played %(move)s."), { name: playerName(snapshot, mover), move: token }));
+      const name = playerName(snapshot, mover);
+      // A game may word its own moves (Quantum's "@5" is a collapse choice, not a square played).
+      parts.push(renderers.playedText?.(name, token) || format(gettext("%(name)s played %(move)s."), { name, move: token }));
     }
   }
   const messages = {

@@ -33,12 +33,22 @@ export function turnHint(snapshot, you) {
   }
   return format(gettext("%(name)s chooses where move %(move)s settles: square %(a)s or %(b)s."), { name: playerName(snapshot, mover), move: pending.move, a, b });
 }
+// The status line in words: "@5" is jargon for choosing where a collapse settles.
+export function playedText(name, token) {
+  if (!token.startsWith("@")) return null;
+  return format(gettext("%(name)s chose square %(square)s for the collapse."), { name, square: token.slice(1) });
+}
+
 const LETTER = ["x", "o"];
 
-// Where the k-th spooky mark of a square goes: a 3x3 grid of small slots.
-function slot(cell, k) {
-  const step = CELL / 3.4;
-  return [cell.cx + ((k % 3) - 1) * step, cell.cy + (Math.floor(k / 3) - 1) * step + 3];
+// Where the k-th of a square's ``count`` spooky marks goes: three to a row, the rows
+// centred in the square and spaced so that no two marks touch (a crowded square, 7 or
+// more, gets smaller marks: the .crowded rule in board.css).
+function slot(cell, k, count) {
+  const rows = Math.ceil(count / 3);
+  const dx = CELL / 3.3;
+  const dy = rows > 2 ? CELL / 3.2 : CELL / 2.6; // a mark's box is 14.7 units tall (12.4 crowded)
+  return [cell.cx + ((k % 3) - 1) * dx, cell.cy + (Math.floor(k / 3) - (rows - 1) / 2) * dy + 2];
 }
 
 export function createRenderer(host, ctx) {
@@ -59,8 +69,18 @@ export function createRenderer(host, ctx) {
   choiceBox.setAttribute("role", "group");
   choiceBox.setAttribute("aria-label", gettext("Choose where the mark settles"));
   choiceBox.hidden = true;
-  // Below the board, not over it: the buttons must never hide the squares they choose between.
-  host.insertAdjacentElement("afterend", choiceBox);
+  // Never over the board: the buttons must not hide the squares they choose between. On a
+  // wide game page they go under the status line beside the board, in sight without
+  // scrolling (the board fills the height of a laptop's screen); on a phone, or on the
+  // replay, under the board.
+  const wide = window.matchMedia("(min-width: 821px)");
+  function placeChoices() {
+    const status = host.closest(".play-layout.live")?.querySelector(".play-top #status");
+    if (wide.matches && status) status.insertAdjacentElement("afterend", choiceBox);
+    else host.insertAdjacentElement("afterend", choiceBox);
+  }
+  placeChoices();
+  wide.addEventListener("change", placeChoices);
 
   function legal() {
     return new Set(view ? view.position.legal_moves : []);
@@ -135,9 +155,10 @@ export function createRenderer(host, ctx) {
       return;
     }
     info.spooky.forEach((mark, k) => {
-      const [x, y] = slot(cell, k);
+      const [x, y] = slot(cell, k, info.spooky.length);
       slots.set(`${info.square}:${mark.move}`, [x, y]);
-      const text = svgEl("text", { class: `spooky mark-${LETTER[mark.side]}`, x, y, "text-anchor": "middle", "data-move": mark.move }, board.layers.pieces);
+      const crowded = info.spooky.length > 6 ? " crowded" : "";
+      const text = svgEl("text", { class: `spooky mark-${LETTER[mark.side]}${crowded}`, x, y, "text-anchor": "middle", "data-move": mark.move }, board.layers.pieces);
       text.textContent = LETTER[mark.side];
       const sub = svgEl("tspan", { class: "sub", dy: 2.5 }, text);
       sub.textContent = String(mark.move);
