@@ -28,6 +28,9 @@ TIME_CONTROL_CHOICES = [1, 3, 5, 10, 15]
 DEFAULT_TIME_MINUTES = 5
 # Fischer controls offered as presets: (base minutes, increment seconds), shown as "5+3".
 FISCHER_PRESETS = [(1, 0), (3, 2), (5, 3), (10, 5), (15, 10)]
+# The time controls the new-game form offers as one-click choices, lichess's set (its quick pairing's less 30+20):
+# every quick-pairing pool above is among them; anything else within the bounds below is a custom clock.
+CLOCK_PRESETS = [(1, 0), (2, 1), (3, 0), (3, 2), (5, 0), (5, 3), (10, 0), (10, 5), (15, 10), (30, 0)]
 # Custom clocks: any whole base and increment within these bounds (docs/product.md, "Clocks").
 MAX_BASE_MINUTES = 60
 MAX_INCREMENT_SECONDS = 60

@@ -5,13 +5,13 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext, npgettext
+from django.utils.translation import gettext, ngettext
 
 from games.models import (
     AI_LEVEL_CHOICES,
     DAYS_PER_MOVE_CHOICES,
+    CLOCK_PRESETS,
     DEFAULT_TIME_MINUTES,
-    FISCHER_PRESETS,
     GAME_CHOICES,
     MAX_BASE_MINUTES,
     MAX_INCREMENT_SECONDS,
@@ -32,22 +32,6 @@ RATED_CHOICES = [("rated", _("Rated")), ("casual", _("Casual: no rating change")
 SIDE_CHOICES = [("random", _("Random")), ("0", _("First player")), ("1", _("Second player"))]
 
 
-def time_choices() -> list[tuple[int, StrOrPromise]]:
-    """The base times (1 to 60 minutes), worded when the form is shown: in the page's language, with plurals."""
-    return [(0, _("Untimed (computer games)"))] + [
-        (m, npgettext("time per player", "%(m)d minute", "%(m)d minutes", m) % {"m": m})
-        for m in range(1, MAX_BASE_MINUTES + 1)
-    ]
-
-
-def increment_choices() -> list[tuple[int, StrOrPromise]]:
-    """The increments (0 to 60 seconds a move), worded when the form is shown."""
-    return [
-        (s, npgettext("increment per move", "%(s)d second", "%(s)d seconds", s) % {"s": s})
-        for s in range(0, MAX_INCREMENT_SECONDS + 1)
-    ]
-
-
 def days_choices() -> list[tuple[int, StrOrPromise]]:
     """Live (the clock above) or a correspondence game of so many days per move."""
     return [(0, _("No: a live game with the clock above"))] + [
@@ -56,27 +40,116 @@ def days_choices() -> list[tuple[int, StrOrPromise]]:
     ]
 
 
-class NewGameForm(forms.Form):
-    clock_presets = FISCHER_PRESETS  # the buttons that fill in minutes and increment ("5+3")
+UNTIMED, CUSTOM = "untimed", "custom"
 
+
+def clock_label(minutes: int, increment: int) -> str:
+    """A Fischer clock as players write it: 5 minutes each and 3 seconds a move is "5+3"."""
+    return f"{minutes}+{increment}"
+
+
+class ClockForm(forms.Form):
+    """The time control: one click on a preset ("5+3"), untimed (computer games), or a custom pair of numbers.
+
+    The radio buttons work without scripts; home.js only keeps the two numbers and the readout in step with
+    them. The numbers keep the names minutes and increment, so a post without ``clock`` (an older page, a
+    script) is read as a custom clock, as before. A preset or "untimed" wins over the numbers, which are then
+    not looked at (docs/decisions.md, "The time control: presets and a custom pair").
+    """
+
+    clock_presets: list[tuple[int, int]] = CLOCK_PRESETS
+    offer_untimed = True  # minutes 0: games against the computer only
+    max_minutes = MAX_BASE_MINUTES
+    max_increment = MAX_INCREMENT_SECONDS
+    default_clock = (DEFAULT_TIME_MINUTES, 0)
+
+    clock = forms.ChoiceField(label=_("Time control"), required=False, widget=forms.RadioSelect)
+    minutes = forms.IntegerField(
+        label=_("Custom: minutes per player"),
+        required=False,
+        error_messages={"invalid": _("Write the minutes as a whole number.")},
+    )
+    increment = forms.IntegerField(
+        label=_("Custom: seconds added per move"),
+        required=False,
+        error_messages={"invalid": _("Write the seconds as a whole number.")},
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        presets = [(clock_label(m, i), clock_label(m, i)) for m, i in self.clock_presets]
+        untimed = [(UNTIMED, _("Untimed"))] if self.offer_untimed else []
+        self.fields["clock"].choices = [*presets, *untimed, (CUSTOM, _("Custom"))]
+        self.fields["clock"].initial = clock_label(*self.default_clock)
+        self.fields["minutes"].initial, self.fields["increment"].initial = self.default_clock
+        for name, top in (("minutes", self.max_minutes), ("increment", self.max_increment)):
+            # No "required"/"max" checks by the browser (the form is novalidate): the messages below, translated,
+            # are shown at the field; the bounds still give the phone a number pad and the arrows their range.
+            self.fields[name].widget.attrs.update(
+                {
+                    "min": 1 if name == "minutes" else 0,
+                    "max": top,
+                    "inputmode": "numeric",
+                    "class": "clock-number",
+                    "aria-describedby": "clock-errors",
+                }
+            )
+
+    def minutes_message(self) -> str:
+        return gettext("Choose from 1 to %(max)d minutes per player.") % {"max": self.max_minutes}
+
+    def increment_message(self) -> str:
+        return gettext("Choose from 0 to %(max)d seconds added per move.") % {"max": self.max_increment}
+
+    def chosen_clock(self) -> str:
+        """The choice the page shows as made: the posted one (even if refused), else the default."""
+        value = self["clock"].value()
+        if self.is_bound and not value:
+            return CUSTOM  # a post with only the two numbers
+        return str(value or "")
+
+    def readout(self) -> str:
+        """The time control in words under the group's name: "5+3", "Untimed", or the custom numbers."""
+        choice = self.chosen_clock()
+        if choice == UNTIMED:
+            return str(_("Untimed"))
+        if choice == CUSTOM:
+            return f"{self['minutes'].value() or '?'}+{self['increment'].value() or 0}"
+        return choice
+
+    def clean_clock_fields(self, data: dict[str, Any]) -> None:
+        """Put the chosen clock in data["minutes"] and data["increment"], or an error at the field that is wrong."""
+        if "clock" in self._errors:
+            return  # a forged choice: said at the group
+        choice = data.get("clock") or CUSTOM
+        if choice != CUSTOM:
+            # A preset or "untimed" was chosen: whatever is in the custom boxes does not count.
+            for name in ("minutes", "increment"):
+                self._errors.pop(name, None)
+            data["minutes"], data["increment"] = (
+                (0, 0) if choice == UNTIMED else tuple(int(part) for part in choice.split("+"))
+            )
+            return
+        lowest = 0 if self.offer_untimed else 1  # 0 minutes: untimed, refused below for games between people
+        minutes, increment = data.get("minutes"), data.get("increment")
+        if "minutes" not in self._errors and (minutes is None or not lowest <= minutes <= self.max_minutes):
+            self.add_error("minutes", self.minutes_message())
+        if increment is None:
+            data["increment"] = 0
+        elif "increment" not in self._errors and not 0 <= increment <= self.max_increment:
+            self.add_error("increment", self.increment_message())
+
+    def drop_clock_errors(self) -> None:
+        """The live clock does not count (a correspondence game): nothing in it is an error."""
+        for name in ("clock", "minutes", "increment"):
+            self._errors.pop(name, None)
+
+
+class NewGameForm(ClockForm):
     game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES)
     opponent = forms.ChoiceField(label=_("Opponent"), choices=OPPONENT_CHOICES, initial="computer")
     level = forms.ChoiceField(
         label=_("Computer level"), choices=AI_LEVEL_CHOICES, initial="easy", required=False
-    )
-    minutes = forms.TypedChoiceField(
-        label=_("Time per player"),
-        coerce=int,
-        choices=time_choices,
-        initial=DEFAULT_TIME_MINUTES,
-    )
-    increment = forms.TypedChoiceField(
-        label=_("Increment per move"),
-        coerce=int,
-        choices=increment_choices,
-        initial=0,
-        required=False,  # a disabled select (an untimed game) sends nothing: no increment
-        empty_value=None,
     )
     days = forms.TypedChoiceField(
         label=_("Correspondence: days per move"),
@@ -108,15 +181,18 @@ class NewGameForm(forms.Form):
             self.add_error(None, _("Log in to play a correspondence game."))
         data["days"] = data.get("days") or 0
         if data["days"]:
-            # The days replace the live clock: the two selects above it do not count.
+            # The days replace the live clock: the time control above them does not count.
+            self.drop_clock_errors()
             if opponent == "computer":
                 self.add_error("days", _("Correspondence games are between people."))
             data["minutes"], data["increment"] = DEFAULT_TIME_MINUTES, 0
             return self._finish(data, opponent)
+        self.clean_clock_fields(data)
         if opponent != "computer" and data.get("minutes") == 0:
-            self.add_error("minutes", _("Games between people need a clock."))
-        data["increment"] = data.get("increment") or 0
-        if data.get("minutes") == 0 and data["increment"]:
+            # Untimed is for the computer's games only: said where it was chosen.
+            where = "clock" if data.get("clock") == UNTIMED else "minutes"
+            self.add_error(where, _("Games between people need a clock."))
+        if data.get("minutes") == 0 and data.get("increment"):
             self.add_error("increment", _("An untimed game has no increment."))
         return self._finish(data, opponent)
 

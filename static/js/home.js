@@ -30,28 +30,19 @@ function syncForm() {
     invitee: opponent === "direct",
     rated: opponent !== "computer",
     days: opponent !== "computer",
-    minutes: !correspondence,
-    increment: !correspondence,
+    clock: !correspondence,
   };
-  const presets = form.querySelector(".clock-presets");
-  if (presets && presetsShown) presets.hidden = correspondence;
   for (const [name, visible] of Object.entries(show)) {
     const field = form.querySelector(`[data-field="${name}"]`);
     if (field) field.hidden = !visible;
   }
   // Games between people always have a clock; "untimed" is for the computer only.
-  const minutes = form.elements.minutes;
-  const untimed = minutes.querySelector('option[value="0"]');
+  const untimed = form.querySelector('.clock-choice[data-clock="untimed"]');
   if (untimed) {
-    untimed.disabled = opponent !== "computer";
-    if (untimed.disabled && minutes.value === "0") minutes.value = "5";
+    untimed.hidden = opponent !== "computer";
+    if (untimed.hidden && clockChoice() === "untimed") pickClock(clockField.dataset.defaultClock);
   }
-  // An untimed game has no increment.
-  const increment = form.elements.increment;
-  if (increment) {
-    increment.disabled = minutes.value === "0";
-    if (increment.disabled) increment.value = "0";
-  }
+  showClock();
   for (const help of form.querySelectorAll(".opponent-help")) help.hidden = help.dataset.help !== opponent;
 }
 
@@ -67,29 +58,85 @@ function syncSide() {
   side.value = FIRST_BY_DEFAULT.has(form.elements.game.value) ? "0" : "random";
 }
 
-// The Fischer presets ("5+3") fill in the base time and the increment; the two
-// selects stay the form's fields, so a custom clock is any pair of them.
-let presetsShown = false;
+// The time control: a preset ("5+3") fills in the two custom numbers; numbers typed in pick the
+// preset they match, or "Custom". The readout says what the game will be; a number out of range is
+// said at once under the group (the server says the same if the form is sent anyway).
+const clockField = form?.querySelector(".clock-field");
 
-function wirePresets() {
-  const presets = form.querySelector(".clock-presets");
-  if (!presets) return;
-  presets.hidden = false;
-  presetsShown = true;
-  for (const button of presets.querySelectorAll("button[data-minutes]")) {
-    button.addEventListener("click", () => {
-      form.elements.minutes.value = button.dataset.minutes;
-      form.elements.increment.value = button.dataset.increment;
-      syncForm();
+function clockChoice() {
+  return form.querySelector('input[name="clock"]:checked')?.value || "custom";
+}
+
+function pickClock(value, { fill = true } = {}) {
+  const radio = form.querySelector(`input[name="clock"][value="${CSS.escape(value)}"]`);
+  if (!radio) return;
+  radio.checked = true;
+  const [base, added] = value.split("+");
+  if (fill && added !== undefined) {
+    form.elements.minutes.value = base;
+    form.elements.increment.value = added;
+  }
+}
+
+function outOfRange(input) {
+  const value = input.value.trim();
+  const number = Number(value);
+  return value === "" || !Number.isInteger(number) || number < Number(input.min) || number > Number(input.max);
+}
+
+function showClock() {
+  if (!clockField) return;
+  const { minutes, increment } = form.elements;
+  const choice = clockChoice();
+  const readout = clockField.querySelector(".clock-readout");
+  if (choice === "untimed") readout.textContent = clockField.querySelector('[data-clock="untimed"] span').textContent;
+  else if (choice === "custom") readout.textContent = `${minutes.value.trim() || "?"}+${increment.value.trim() || "0"}`;
+  else readout.textContent = choice;
+  // Only a custom clock's numbers count.
+  const custom = choice === "custom";
+  const badMinutes = custom && outOfRange(minutes);
+  const badIncrement = custom && increment.value.trim() !== "" && outOfRange(increment);
+  for (const [input, bad] of [[minutes, badMinutes], [increment, badIncrement]]) {
+    if (bad) input.setAttribute("aria-invalid", "true");
+    else input.removeAttribute("aria-invalid");
+  }
+  const live = clockField.querySelector(".clock-live-error");
+  const messages = [];
+  if (badMinutes) messages.push(clockField.dataset.minutesMessage);
+  if (badIncrement) messages.push(clockField.dataset.incrementMessage);
+  live.textContent = messages.join(" ");
+  live.hidden = messages.length === 0;
+}
+
+// After a change, the server's errors from the last post are about a choice no longer there.
+function clockChanged() {
+  for (const old of clockField.querySelectorAll(".clock-errors > ul.errorlist")) old.hidden = true;
+  showClock();
+}
+
+function wireClock() {
+  if (!clockField) return;
+  const { minutes, increment } = form.elements;
+  for (const radio of clockField.querySelectorAll('input[name="clock"]')) {
+    radio.addEventListener("change", () => {
+      pickClock(radio.value);
+      clockChanged();
+    });
+  }
+  for (const input of [minutes, increment]) {
+    input.addEventListener("input", () => {
+      const label = `${Number(minutes.value)}+${Number(increment.value || 0)}`;
+      const preset = minutes.value.trim() !== "" && form.querySelector(`input[name="clock"][value="${CSS.escape(label)}"]`);
+      pickClock(preset ? label : "custom", { fill: false });
+      clockChanged();
     });
   }
 }
 
 if (form) {
   form.elements.opponent.addEventListener("change", syncForm);
-  form.elements.minutes.addEventListener("change", syncForm);
   form.elements.days?.addEventListener("change", syncForm);
-  wirePresets();
+  wireClock();
   syncForm();
   // A refused form comes back with the player's own choice: keep it.
   sideChosen = Boolean(form.querySelector(".errorlist"));

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import re
+
 import pytest
 from django.test import Client
 from django.utils import timezone
 
 from games import services
 from games.live import events
-from games.models import Game, Move
+from games.models import FISCHER_PRESETS, Game, Move
 from tests.people import me
 
 pytestmark = pytest.mark.django_db
@@ -122,12 +124,62 @@ def test_the_form_refuses_an_increment_out_of_range_and_makes_nothing(user_facto
     assert 'name="increment"' in response.content.decode()
 
 
-def test_the_form_offers_the_fischer_presets(client):
+def test_the_form_offers_a_dozen_time_controls_as_radio_buttons_and_a_custom_pair(client):
     page = client.get("/").content.decode()
-    for preset in ("1+0", "3+2", "5+3", "10+5", "15+10"):
-        assert f">{preset}</button>" in page
+    choices = re.findall(r'<input type="radio" name="clock" value="([^"]+)"', page)
+    # Every quick-pairing pool is a preset; untimed (the computer's games) and custom complete the set.
+    assert {f"{m}+{i}" for m, i in FISCHER_PRESETS} <= set(choices) and len(choices) <= 12
+    assert choices[-2:] == ["untimed", "custom"] and 'value="5+0" checked' in page
+    assert re.search(r'<input type="number" name="minutes" value="5"[^>]*max="60"', page)
+    assert re.search(r'<input type="number" name="increment" value="0"[^>]*max="60"', page)
+    assert "<select" not in page.split('id="id_minutes"')[0].rsplit("<fieldset", 1)[1]
 
 
+def _post_new_game(user_factory, **fields: str):
+    client = Client()
+    client.force_login(user_factory("alice"))
+    return client.post("/play/new/", {"game": "reversi", "opponent": "link", "side": "0", **fields})
+
+
+def test_a_preset_wins_over_the_custom_numbers_left_in_their_boxes(user_factory):
+    response = _post_new_game(user_factory, clock="5+3", minutes="61", increment="x")
+    game = Game.objects.get()
+    assert response.status_code == 302 and (game.time_control, game.increment) == (300, 3)
+
+
+def test_a_custom_clock_is_the_two_numbers(user_factory):
+    response = _post_new_game(user_factory, clock="custom", minutes="7", increment="2")
+    game = Game.objects.get()
+    assert response.status_code == 302 and (game.time_control, game.increment) == (420, 2)
+
+
+@pytest.mark.parametrize(
+    ("fields", "where", "message"),
+    [
+        ({"clock": "custom", "minutes": "61", "increment": "0"}, "minutes", "Choose from 1 to 60 minutes per player."),
+        ({"clock": "custom", "minutes": "", "increment": "0"}, "minutes", "Choose from 1 to 60 minutes per player."),
+        ({"clock": "custom", "minutes": "5", "increment": "99"}, "increment", "Choose from 0 to 60 seconds"),
+        ({"clock": "custom", "minutes": "five"}, "minutes", "Write the minutes as a whole number."),
+        ({"clock": "7+7"}, "clock", "Select a valid choice."),  # a forged preset
+        ({"clock": "untimed"}, "clock", "Games between people need a clock."),
+    ],
+    ids=["too-long", "empty", "increment", "words", "forged", "untimed-people"],
+)
+def test_a_bad_time_control_is_refused_at_its_field_and_makes_nothing(user_factory, fields, where, message):
+    response = _post_new_game(user_factory, **fields)
+    assert response.status_code == 400 and not Game.objects.exists()
+    errors = response.context["form"].errors
+    assert list(errors) == [where] and message in errors[where][0]
+    # Shown inside the time control's group, which the numbers point at (aria-describedby).
+    html = response.content.decode()
+    group = html[html.index('id="clock-errors"') : html.index("</fieldset>", html.index('id="clock-errors"'))]
+    assert message.split(".")[0] in group.replace("&#x27;", "'")
+
+
+def test_the_computer_s_untimed_game_is_one_click(user_factory):
+    response = _post_new_game(user_factory, opponent="computer", level="easy", clock="untimed", minutes="61")
+    game = Game.objects.get()
+    assert response.status_code == 302 and (game.time_control, game.increment) == (0, 0)
 def test_the_join_page_shows_the_clock_as_base_plus_increment(user_factory):
     game = services.create_human_game(
         identity=me(user_factory("alice")), game="reversi", kind="link", minutes=10, increment=5
