@@ -4,13 +4,13 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib.auth import get_user_model
-from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from games.models import (
     AI_LEVEL_CHOICES,
-    DAYS_PER_MOVE_CHOICES,
     CLOCK_PRESETS,
+    DAYS_PER_MOVE_CHOICES,
     DEFAULT_TIME_MINUTES,
     GAME_CHOICES,
     MAX_BASE_MINUTES,

@@ -51,15 +51,17 @@ def you(page) -> int | None:
 
 
 def start_game_from_home(
-    page, game: str, *, opponent: str, level: str = "easy", minutes: str = "5", side: str = "0"
+    page, game: str, *, opponent: str, level: str = "easy", clock: str = "5+0", side: str = "0"
 ) -> None:
-    """Fill in "choose an opponent" like a person and wait for the board."""
+    """Fill in "choose an opponent" like a person and wait for the board.
+
+    ``clock``: a time control's button as the page shows it ("5+3"), or "untimed" (the computer's games)."""
     page.goto("/")
     page.click(f'.game-card[data-game="{game}"]')
     page.select_option("#id_opponent", opponent)
     if opponent == "computer":
         page.select_option("#id_level", level)
-    page.select_option("#id_minutes", minutes)
+    page.click(f'.clock-choice[data-clock="{clock}"]')
     page.select_option("#id_side", side)
     page.click("#new-game-form button[type=submit]")
     page.wait_for_url("**/play/*/")

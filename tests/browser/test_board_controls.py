@@ -24,7 +24,7 @@ def test_keyboard_play_refusals_hints_sounds_and_undo_redo(new_context):
     context = new_context()
     context.add_init_script(RECORD_SOUNDS)
     page = context.new_page()
-    start_game_from_home(page, "reversi", opponent="computer", minutes="0", side="0")
+    start_game_from_home(page, "reversi", opponent="computer", clock="untimed", side="0")
     expect(page.locator('[data-action="abort"]')).to_be_visible()
     expect(page.locator(".hint.on")).to_have_count(4)  # hints are on by default: d3, c4, f5, e6
     page.uncheck("#hints-toggle")
@@ -71,7 +71,7 @@ def test_keyboard_play_refusals_hints_sounds_and_undo_redo(new_context):
 
 def test_a_dropped_connection_shows_the_banner_and_reconnects(new_context):
     page = new_context().new_page()
-    start_game_from_home(page, "ultimate_ttt", opponent="computer", minutes="0", side="0")
+    start_game_from_home(page, "ultimate_ttt", opponent="computer", clock="untimed", side="0")
     banner = page.locator("#connection-banner")
     expect(banner).to_be_hidden()
     page.evaluate("window.__game.client.socket.close()")
@@ -91,7 +91,7 @@ def test_the_home_page_lists_challenges_and_invitations_live(new_context, user_f
     expect(bob_page.locator("#challenges")).to_contain_text("No open challenges")
     bob_page.wait_for_timeout(300)  # the socket's handshake: events before it would be missed
 
-    start_game_from_home(alice_page, "ataxx", opponent="lobby", minutes="3")
+    start_game_from_home(alice_page, "ataxx", opponent="lobby", clock="3+0")
     challenge = bob_page.locator("#challenges li[data-game-id]")
     expect(challenge).to_contain_text("alice")
     expect(challenge.locator("button")).to_have_text("Take")
@@ -129,7 +129,7 @@ def test_the_players_settings_take_effect_on_the_board(new_context, user_factory
     carol = user_factory("carol")
     Preferences.objects.create(user=carol, theme="dark", palette="ocean", hints=False, sound=False)
     page = new_context(session_cookie=login_session(carol)).new_page()
-    start_game_from_home(page, "reversi", opponent="computer", minutes="0", side="0")
+    start_game_from_home(page, "reversi", opponent="computer", clock="untimed", side="0")
     assert page.get_attribute("html", "data-theme") == "dark"
     assert page.get_attribute("[data-play]", "data-palette") == "ocean"
     expect(page.locator("#hints-toggle")).not_to_be_checked()

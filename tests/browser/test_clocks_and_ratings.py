@@ -20,10 +20,9 @@ def test_a_player_picks_the_5_plus_3_preset_and_the_computer_game_runs_with_the_
     page.click('.game-card[data-game="reversi"]')
     page.select_option("#id_opponent", "computer")
     page.select_option("#id_side", "0")
-    presets = page.locator(".clock-presets")
-    expect(presets).to_be_visible()  # shown by home.js; hidden without scripts
-    presets.get_by_role("button", name="5+3").click()
+    page.get_by_role("group", name="Time control").get_by_role("radio", name="5+3").check()
     assert page.input_value("#id_minutes") == "5" and page.input_value("#id_increment") == "3"
+    expect(page.locator(".clock-readout")).to_have_text("5+3")
     page.click("#new-game-form button[type=submit]")
     page.wait_for_url("**/play/*/")
     page.wait_for_function(READY)
@@ -36,14 +35,18 @@ def test_a_player_picks_the_5_plus_3_preset_and_the_computer_game_runs_with_the_
     assert first.clock_left_ms == 300_000 - first.time_used_ms + 3_000
 
 
-def test_an_untimed_game_has_no_increment_to_choose(new_context):
+def test_untimed_is_offered_for_the_computer_only(new_context):
     page = new_context().new_page()
     page.goto("/")
     page.select_option("#id_opponent", "computer")
-    page.select_option("#id_minutes", "0")
-    expect(page.locator("#id_increment")).to_be_disabled()
-    page.select_option("#id_minutes", "3")
-    expect(page.locator("#id_increment")).to_be_enabled()
+    untimed = page.get_by_role("radio", name="Untimed")
+    untimed.check()
+    expect(page.locator(".clock-readout")).to_have_text("Untimed")
+    page.select_option("#id_opponent", "link")
+    expect(untimed).to_be_hidden()
+    # A game between people falls back to the default clock rather than to nothing.
+    expect(page.get_by_role("radio", name="5+0")).to_be_checked()
+    expect(page.locator(".clock-readout")).to_have_text("5+0")
 
 
 def test_a_player_sets_up_a_casual_game_and_its_page_says_casual(new_context):

@@ -33,7 +33,7 @@ def test_the_language_switcher_translates_navigation_and_the_board(new_context, 
     nav = page.locator("nav.nav")
     expect(nav).to_contain_text(_t("Play", lang))
     expect(nav).to_contain_text(_t("Log in", lang))
-    start_game_from_home(page, "reversi", opponent="computer", level="easy", minutes="0", side="0")
+    start_game_from_home(page, "reversi", opponent="computer", level="easy", clock="untimed", side="0")
     expect(page.locator("html")).to_have_attribute("lang", lang)
     # Rendered by the template...
     expect(page.locator("[data-action=resign]")).to_have_text(_t("Resign", lang))

@@ -16,7 +16,7 @@ GAMES = ["reversi", "ataxx", "ultimate_ttt", "quantum_ttt", "four_tac_toe"]
 @pytest.mark.parametrize("game", GAMES)
 def test_a_guest_plays_a_whole_game_against_the_computer(new_context, game):
     page = new_context().new_page()
-    start_game_from_home(page, game, opponent="computer", level="easy", minutes="0", side="0")
+    start_game_from_home(page, game, opponent="computer", level="easy", clock="untimed", side="0")
     state = snapshot(page)
     assert (
         state["kind"] == "computer"
@@ -64,7 +64,7 @@ def _outcome(state) -> int:
 
 def test_a_finished_game_can_be_replayed_move_by_move(new_context):
     page = new_context().new_page()
-    start_game_from_home(page, "quantum_ttt", opponent="computer", minutes="0", side="0")
+    start_game_from_home(page, "quantum_ttt", opponent="computer", clock="untimed", side="0")
     while (state := wait_my_turn_or_over(page))["status"] == "active":
         play_move(page, "quantum_ttt", state["position"]["legal_moves"][0])
     open_replay(page, state["id"])

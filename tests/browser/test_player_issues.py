@@ -24,7 +24,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(t
 
 def test_new_game_against_the_computer_asks_and_resigns_the_running_game(new_context):
     page = new_context().new_page()
-    start_game_from_home(page, "reversi", opponent="computer", minutes="5", side="0")
+    start_game_from_home(page, "reversi", opponent="computer", clock="5+0", side="0")
     play_move(page, "reversi", "d3")
     state = wait_my_turn_or_over(page)
     assert state["ply"] == 2
@@ -51,7 +51,7 @@ def test_new_game_against_the_computer_asks_and_resigns_the_running_game(new_con
 
 def test_new_game_before_both_sides_moved_aborts_the_old_game(new_context):
     page = new_context().new_page()
-    start_game_from_home(page, "ataxx", opponent="computer", minutes="5", side="0")
+    start_game_from_home(page, "ataxx", opponent="computer", clock="5+0", side="0")
     old_id, old_url = snapshot(page)["id"], page.url
     page.click('[data-action="new_game"]')
     dialog = page.locator("#confirm-new_game")
@@ -160,7 +160,7 @@ def test_an_invitation_pops_up_inside_another_game_and_can_be_accepted(
 ):
     alice, bob = user_factory("alice"), user_factory("bob")
     page = new_context(viewport=PHONE, session_cookie=login_session(bob)).new_page()
-    start_game_from_home(page, "reversi", opponent="computer", minutes="0", side="0")
+    start_game_from_home(page, "reversi", opponent="computer", clock="untimed", side="0")
     with page.expect_websocket(lambda ws: ws.url.endswith("/ws/notify/")):
         page.reload()
     page.wait_for_function(READY)
@@ -197,7 +197,7 @@ def test_a_waiting_invitation_shows_on_the_history_page_and_can_be_declined_ther
 
 def test_when_the_opponent_joins_the_player_to_move_is_told_the_game_started(new_context):
     alice, bob = new_context().new_page(), new_context().new_page()
-    start_game_from_home(alice, "reversi", opponent="link", minutes="5", side="0")
+    start_game_from_home(alice, "reversi", opponent="link", clock="5+0", side="0")
     expect(alice.locator("#status")).to_have_text("Waiting for an opponent to join.")
     bob.goto(alice.input_value("#invite-url"))
     bob.click(".join button[type=submit]")
@@ -213,23 +213,24 @@ def test_when_the_opponent_joins_the_player_to_move_is_told_the_game_started(new
 
 
 @pytest.mark.parametrize(
-    ("lang", "one", "three", "guest"),
+    ("lang", "legend", "untimed", "unit", "guest"),
     [
-        ("el", "1 λεπτό", "3 λεπτά", "Επισκέπτης"),
-        ("hi", "1 मिनट", "15 मिनट", "मेहमान"),
-        ("bn", "1 মিনিট", "15 মিনিট", "অতিথি"),
+        ("el", "Χρόνος παιχνιδιού", "Χωρίς χρόνο", "λεπ.", "Επισκέπτης"),
+        ("hi", "समय नियंत्रण", "बिना घड़ी", "मिनट", "मेहमान"),
+        ("bn", "সময়-নিয়ন্ত্রণ", "সময়হীন", "মিনিট", "অতিথি"),
     ],
 )
-def test_time_choices_and_guest_names_are_translated_with_plurals(new_context, lang, one, three, guest):
+def test_the_time_control_and_guest_names_are_translated(new_context, lang, legend, untimed, unit, guest):
     page = new_context().new_page()
     page.goto("/")
     with page.expect_navigation():
         page.select_option("#lang-select", lang)
-    options = page.locator("#id_minutes option")
-    expect(options.nth(1)).to_have_text(one)
-    expect(page.locator(f'#id_minutes option[value="{three.split()[0]}"]')).to_have_text(three)
-    expect(page.locator("#id_minutes")).not_to_contain_text("minutes")
-    start_game_from_home(page, "reversi", opponent="computer", minutes="0", side="0")
+    group = page.locator(".clock-field")
+    expect(group.locator("legend")).to_contain_text(legend)
+    expect(group.locator('[data-clock="untimed"]')).to_have_text(untimed)
+    expect(group.locator(".clock-unit").first).to_have_text(unit)
+    expect(group).not_to_contain_text("minutes")
+    start_game_from_home(page, "reversi", opponent="computer", clock="untimed", side="0")
     # The guest's own name, in the header and on the board (drawn by the page's script).
     expect(page.locator(".guest-name")).to_have_text(f"{guest} {snapshot(page)['players'][0]['name'][-4:]}")
     expect(page.locator('.player[data-side="0"] .name')).to_have_text(
@@ -296,7 +297,7 @@ def test_a_finished_ultimate_board_highlights_nothing_and_a_click_hides_the_keyb
     context = new_context()
     context.on("response", lambda response: missing.append(response.url) if response.status == 404 else None)
     page = context.new_page()
-    start_game_from_home(page, "ultimate_ttt", opponent="computer", minutes="0", side="0")
+    start_game_from_home(page, "ultimate_ttt", opponent="computer", clock="untimed", side="0")
     cursor = page.locator(".board-svg .cursor")
     page.focus(".board-svg")
     page.keyboard.press("ArrowUp")
@@ -322,9 +323,9 @@ def test_a_finished_ultimate_board_highlights_nothing_and_a_click_hides_the_keyb
 
 def test_untimed_computer_games_are_listed_apart_and_can_be_abandoned(new_context):
     page = new_context().new_page()
-    start_game_from_home(page, "ataxx", opponent="computer", minutes="0", side="0")
+    start_game_from_home(page, "ataxx", opponent="computer", clock="untimed", side="0")
     untimed_id = snapshot(page)["id"]
-    start_game_from_home(page, "reversi", opponent="computer", minutes="5", side="0")
+    start_game_from_home(page, "reversi", opponent="computer", clock="5+0", side="0")
     timed_id = snapshot(page)["id"]
     page.goto("/")
     untimed = page.locator(f'#untimed-games li[data-game-id="{untimed_id}"]')
@@ -503,7 +504,7 @@ def test_every_board_in_every_language_fits_both_sizes(new_context, lang):
             with page.expect_navigation():
                 page.select_option("#lang-select", lang)
         for game in BOARDS:
-            start_game_from_home(page, game, opponent="computer", minutes="5", side="0")
+            start_game_from_home(page, game, opponent="computer", clock="5+0", side="0")
             for _ in range(2):
                 state = wait_my_turn_or_over(page)
                 if state["status"] != "active":

@@ -65,7 +65,7 @@ def test_every_board_names_its_squares_and_turns_round_at_both_sizes(new_context
     }
     for game in GAMES:
         page.set_viewport_size(DESKTOP)
-        start_game_from_home(page, game, opponent="computer", minutes="5", side="0")
+        start_game_from_home(page, game, opponent="computer", clock="5+0", side="0")
         if game in expected:
             files, ranks = expected[game]
             assert "".join(page.locator(".coord-file").all_text_contents()) == files
@@ -107,7 +107,7 @@ def test_on_a_phone_the_clocks_status_and_buttons_are_in_sight_with_the_board(
 ):
     alice = user_factory("alice")
     page = new_context(viewport=PHONE, session_cookie=login_session(alice)).new_page()
-    start_game_from_home(page, "reversi", opponent="computer", minutes="5", side="0")
+    start_game_from_home(page, "reversi", opponent="computer", clock="5+0", side="0")
     header = page.locator(".site-header").bounding_box()
     assert header["height"] <= 48, header  # one line, not three
     board = page.locator(".board-svg").bounding_box()
@@ -140,7 +140,7 @@ def test_on_a_phone_the_clocks_status_and_buttons_are_in_sight_with_the_board(
 
 def test_a_player_looks_back_through_a_live_game_and_returns_to_it(new_context):
     page = new_context().new_page()
-    start_game_from_home(page, "reversi", opponent="computer", minutes="0", side="0")
+    start_game_from_home(page, "reversi", opponent="computer", clock="untimed", side="0")
     # Wait for the computer's reply, not only for "my turn": a loaded machine can leave the
     # page on the turn before the click for a moment (a rehearsal read ply 3 here).
     click_move(page, "reversi", "d3")
@@ -191,7 +191,7 @@ def test_a_player_looks_back_through_a_live_game_and_returns_to_it(new_context):
 
 def test_the_replay_draws_its_step_icons_and_hindi_and_bengali_come_with_their_fonts(new_context):
     page = new_context().new_page()
-    start_game_from_home(page, "ataxx", opponent="computer", minutes="0", side="0")
+    start_game_from_home(page, "ataxx", opponent="computer", clock="untimed", side="0")
     game_id = snapshot(page)["id"]
     click_move(page, "ataxx", "b6")
     wait_my_turn_or_over(page)
@@ -225,7 +225,7 @@ def test_the_replay_draws_its_step_icons_and_hindi_and_bengali_come_with_their_f
 
 def test_four_tac_toes_closed_centre_is_no_mark_and_a_tap_leaves_no_lines_behind(new_context):
     page = new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
-    start_game_from_home(page, "four_tac_toe", opponent="computer", minutes="5", side="0")
+    start_game_from_home(page, "four_tac_toe", opponent="computer", clock="5+0", side="0")
     # e5 is drawn as a "no entry" sign, not as the X that player X plays.
     assert page.locator(".layer-pieces .mark-x").count() == 0
     expect(page.locator(".layer-pieces .closed-sign")).to_have_count(2)
@@ -250,7 +250,7 @@ def test_four_tac_toes_closed_centre_is_no_mark_and_a_tap_leaves_no_lines_behind
 
 
 def invite(alice, bob, game: str) -> int:
-    start_game_from_home(alice, game, opponent="link", minutes="5", side="0")
+    start_game_from_home(alice, game, opponent="link", clock="5+0", side="0")
     bob.goto(alice.input_value("#invite-url"))
     bob.click(".join button[type=submit]")
     bob.wait_for_url("**/play/*/")
@@ -292,7 +292,7 @@ def test_quantum_says_in_the_status_line_where_a_collapse_must_settle_and_specta
 def test_a_guest_is_told_to_log_in_before_taking_an_open_challenge(new_context, user_factory, login_session):
     alice = user_factory("alice")
     alice_page = new_context(session_cookie=login_session(alice)).new_page()
-    start_game_from_home(alice_page, "ataxx", opponent="lobby", minutes="3")
+    start_game_from_home(alice_page, "ataxx", opponent="lobby", clock="3+0")
     guest = new_context().new_page()
     guest.goto("/")
     challenge = guest.locator("#challenges li[data-game-id]")
@@ -308,7 +308,7 @@ def test_a_guest_is_told_to_log_in_before_taking_an_open_challenge(new_context, 
 
 def test_redo_names_the_moves_played_again_and_credits_nobody_wrongly(new_context):
     page = new_context().new_page()
-    start_game_from_home(page, "reversi", opponent="computer", minutes="0", side="0")
+    start_game_from_home(page, "reversi", opponent="computer", clock="untimed", side="0")
     click_move(page, "reversi", "d3")
     state = wait_my_turn_or_over(page)
     reply = state["moves"][1]
@@ -323,7 +323,7 @@ def test_redo_names_the_moves_played_again_and_credits_nobody_wrongly(new_contex
 
 def test_the_skip_link_leads_to_the_board_and_the_analysis_board_gives_chances_in_percent(new_context):
     page = new_context().new_page()
-    start_game_from_home(page, "reversi", opponent="computer", minutes="0", side="0")
+    start_game_from_home(page, "reversi", opponent="computer", clock="untimed", side="0")
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.textContent") == "Screen-reader mode"
     page.keyboard.press("Tab")
@@ -361,7 +361,7 @@ def test_a_lost_move_stays_pending_on_the_board_and_is_sent_again_with_its_id(ne
     page = context.new_page()
     console: list[str] = []
     page.on("console", lambda message: console.append(message.text))
-    start_game_from_home(page, "four_tac_toe", opponent="computer", minutes="1", side="0")
+    start_game_from_home(page, "four_tac_toe", opponent="computer", clock="1+0", side="0")
     page.evaluate("window.__dropNextMove = true")
     page.click('[data-cell="a1"]')
     expect(page.locator('[data-cell="a1"].pending')).to_have_count(1)
@@ -390,7 +390,7 @@ def test_a_lost_move_stays_pending_on_the_board_and_is_sent_again_with_its_id(ne
 def test_the_main_pages_have_no_serious_accessibility_violations(new_context, user_factory, login_session):
     alice = user_factory("alice")
     page = new_context(session_cookie=login_session(alice)).new_page()
-    start_game_from_home(page, "ultimate_ttt", opponent="computer", minutes="0", side="0")
+    start_game_from_home(page, "ultimate_ttt", opponent="computer", clock="untimed", side="0")
     game_id = snapshot(page)["id"]
     click_move(page, "ultimate_ttt", "e5")
     wait_my_turn_or_over(page)

@@ -153,7 +153,7 @@ def choose(game: str, moves: list[str]) -> str:
 def test_a_whole_game_with_the_keyboard_and_the_text_field_reading_only_the_log(new_context, game, size):
     page = new_context(viewport=DESKTOP if size == "desktop" else PHONE).new_page()
     switch_on_from_the_first_control(page)
-    start_game_from_home(page, game, opponent="computer", level="easy", minutes="0", side="0")
+    start_game_from_home(page, game, opponent="computer", level="easy", clock="untimed", side="0")
     expect(page.locator("table.sr-grid[role=grid]")).to_be_visible()
     wait_for_log(page, MY_TURN, 0)
     turns = 0
@@ -186,7 +186,7 @@ def test_a_whole_game_with_the_keyboard_and_the_text_field_reading_only_the_log(
 def test_the_table_is_walked_with_arrows_home_end_pages_and_jumps(new_context):
     page = new_context().new_page()
     switch_on_from_the_first_control(page)
-    start_game_from_home(page, "reversi", opponent="computer", level="easy", minutes="0", side="0")
+    start_game_from_home(page, "reversi", opponent="computer", level="easy", clock="untimed", side="0")
     grid = page.locator("table[role=grid]")
     expect(grid).to_have_attribute("aria-label", "Reversi board")
     expect(grid.locator("[role=row]")).to_have_count(8)
@@ -261,7 +261,7 @@ def test_ataxx_quantum_and_four_tac_toe_read_as_text(new_context):
     page = new_context().new_page()
     switch_on_from_the_first_control(page)
 
-    start_game_from_home(page, "ataxx", opponent="computer", level="easy", minutes="0", side="0")
+    start_game_from_home(page, "ataxx", opponent="computer", level="easy", clock="untimed", side="0")
     to_the_board(page)
     press_cells(page, ["a7"])  # picking up a piece is said, with where it may go
     expect(page.locator(LAST_ENTRY)).to_have_text(
@@ -269,7 +269,7 @@ def test_ataxx_quantum_and_four_tac_toe_read_as_text(new_context):
     )
     page.keyboard.press("Escape")
 
-    start_game_from_home(page, "quantum_ttt", opponent="computer", level="easy", minutes="0", side="0")
+    start_game_from_home(page, "quantum_ttt", opponent="computer", level="easy", clock="untimed", side="0")
     wait_for_log(page, MY_TURN, 0)
     assert type_line(page, "5 1") == "Sending 1-5."  # written either way round
     wait_for_log(page, MY_TURN, said(page) - 1)
@@ -280,7 +280,7 @@ def test_ataxx_quantum_and_four_tac_toe_read_as_text(new_context):
     assert "Move 2 (O) is spooky: square" in text
     assert type_line(page, "row 4") == "There is no row 4."
 
-    start_game_from_home(page, "four_tac_toe", opponent="computer", level="easy", minutes="0", side="0")
+    start_game_from_home(page, "four_tac_toe", opponent="computer", level="easy", clock="untimed", side="0")
     type_line(page, "lines a1")
     entry = page.locator(LAST_ENTRY)
     expect(entry.locator("p").first).to_have_text(
@@ -292,7 +292,7 @@ def test_ataxx_quantum_and_four_tac_toe_read_as_text(new_context):
     type_line(page, "board")
     expect(entry).to_contain_text("X has completed no line yet.")
 
-    start_game_from_home(page, "ultimate_ttt", opponent="computer", level="easy", minutes="0", side="0")
+    start_game_from_home(page, "ultimate_ttt", opponent="computer", level="easy", clock="untimed", side="0")
     type_line(page, "board")
     expect(page.locator(LAST_ENTRY)).to_contain_text("The next move goes in: any board.")
 
@@ -308,7 +308,7 @@ def test_an_opponents_move_offers_and_the_result_arrive_in_the_log(new_context, 
     elsewhere.goto("/")
     expect(elsewhere.locator("[data-sr-toggle]")).to_have_text("Leave the screen-reader mode")
 
-    start_game_from_home(alice, "reversi", opponent="link", minutes="5", side="0")
+    start_game_from_home(alice, "reversi", opponent="link", clock="5+0", side="0")
     url = alice.input_value("#invite-url")
     bob.goto(url)
     bob.focus(".join button[type=submit]")
@@ -339,7 +339,7 @@ def test_an_opponents_move_offers_and_the_result_arrive_in_the_log(new_context, 
 def test_the_replay_and_the_analysis_board_in_the_mode(new_context):
     page = new_context(viewport=PHONE).new_page()
     switch_on_from_the_first_control(page)
-    start_game_from_home(page, "ultimate_ttt", opponent="computer", level="easy", minutes="0", side="0")
+    start_game_from_home(page, "ultimate_ttt", opponent="computer", level="easy", clock="untimed", side="0")
     type_line(page, "e5")
     wait_for_log(page, MY_TURN, 1)
     game_id = page.url.rstrip("/").split("/")[-1]
@@ -378,7 +378,7 @@ def test_the_command_words_are_translated_and_english_still_works(new_context, l
     page = new_context(locale=lang).new_page()  # the browser asks for the language, as a person's would
     switch_on_from_the_first_control(page)
     assert page.evaluate("document.documentElement.lang") == lang
-    start_game_from_home(page, "reversi", opponent="computer", level="easy", minutes="5", side="0")
+    start_game_from_home(page, "reversi", opponent="computer", level="easy", clock="5+0", side="0")
     clock, row = words
     translated_answer = type_line(page, clock)
     english_answer = type_line(page, "clock")  # the English word means the same (the clock runs meanwhile)
@@ -400,7 +400,7 @@ def test_every_page_passes_axe_in_both_views_and_every_board_is_photographed(
     page = new_context(session_cookie=login_session(alice)).new_page()
     games = {}
     for game in GAMES:
-        start_game_from_home(page, game, opponent="computer", level="easy", minutes="5", side="0")
+        start_game_from_home(page, game, opponent="computer", level="easy", clock="5+0", side="0")
         click_move(page, game, snapshot(page)["position"]["legal_moves"][0])
         page.wait_for_function("() => window.__game.snapshot.ply >= 1")
         wait_my_turn_or_over(page)

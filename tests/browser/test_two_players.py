@@ -14,7 +14,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(t
 
 def invite_game(alice, bob) -> int:
     """Alice (black) sends an invite link, Bob opens it and joins; returns the game id."""
-    start_game_from_home(alice, "reversi", opponent="link", minutes="5", side="0")
+    start_game_from_home(alice, "reversi", opponent="link", clock="5+0", side="0")
     expect(alice.locator("#invite")).to_be_visible()
     expect(alice.locator("#status")).to_have_text("Waiting for an opponent to join.")
     alice.click("#copy-invite")

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import re
+from datetime import timedelta
 
 import pytest
 from django.test import Client
@@ -156,8 +155,16 @@ def test_a_custom_clock_is_the_two_numbers(user_factory):
 @pytest.mark.parametrize(
     ("fields", "where", "message"),
     [
-        ({"clock": "custom", "minutes": "61", "increment": "0"}, "minutes", "Choose from 1 to 60 minutes per player."),
-        ({"clock": "custom", "minutes": "", "increment": "0"}, "minutes", "Choose from 1 to 60 minutes per player."),
+        (
+            {"clock": "custom", "minutes": "61", "increment": "0"},
+            "minutes",
+            "Choose from 1 to 60 minutes per player.",
+        ),
+        (
+            {"clock": "custom", "minutes": "", "increment": "0"},
+            "minutes",
+            "Choose from 1 to 60 minutes per player.",
+        ),
         ({"clock": "custom", "minutes": "5", "increment": "99"}, "increment", "Choose from 0 to 60 seconds"),
         ({"clock": "custom", "minutes": "five"}, "minutes", "Write the minutes as a whole number."),
         ({"clock": "7+7"}, "clock", "Select a valid choice."),  # a forged preset
@@ -180,6 +187,8 @@ def test_the_computer_s_untimed_game_is_one_click(user_factory):
     response = _post_new_game(user_factory, opponent="computer", level="easy", clock="untimed", minutes="61")
     game = Game.objects.get()
     assert response.status_code == 302 and (game.time_control, game.increment) == (0, 0)
+
+
 def test_the_join_page_shows_the_clock_as_base_plus_increment(user_factory):
     game = services.create_human_game(
         identity=me(user_factory("alice")), game="reversi", kind="link", minutes=10, increment=5
