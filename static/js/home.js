@@ -104,8 +104,10 @@ function showClock() {
   const messages = [];
   if (badMinutes) messages.push(clockField.dataset.minutesMessage);
   if (badIncrement) messages.push(clockField.dataset.incrementMessage);
-  live.textContent = messages.join(" ");
-  live.hidden = messages.length === 0;
+  // The server's own message, while it is still shown, says it already.
+  const said = [...clockField.querySelectorAll(".clock-errors > ul.errorlist")].some((list) => !list.hidden);
+  live.textContent = said ? "" : messages.join(" ");
+  live.hidden = !live.textContent;
 }
 
 // After a change, the server's errors from the last post are about a choice no longer there.
