@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 from games.models import Game
 from tests.browser.conftest import DESKTOP, PHONE, screenshot
 from tests.browser.pages import READY, snapshot
+from tests.browser.test_readable_boards import axe_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -61,6 +62,9 @@ def test_a_dozen_choices_at_most_that_fit_the_card_and_the_arrows_move_between(
     expect(group.get_by_role("radio", name="5+3")).to_be_checked()
     expect(page.locator(".clock-readout")).to_have_text("5+3")
     assert (page.input_value("#id_minutes"), page.input_value("#id_increment")) == ("5", "3")
+    # axe-core finds nothing serious in the group (names, roles, contrast of the chosen button).
+    found = [v for v in axe_violations(page) if any(w in v for w in ("clock", "minutes", "increment"))]
+    assert found == []
     screenshot(page, f"time-control-{size}")
 
 
