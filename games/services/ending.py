@@ -10,7 +10,9 @@ from games.models import CLOCK_START_PLY, EndReason, Game
 from games.services.base import Code, GameError, locked
 from games.services.envelope import announce_finished, finish, flag_if_expired, player_command
 
-ABORT_MAX_PLY = CLOCK_START_PLY  # either player may abort while fewer plies than this were played (no clock ran yet)
+ABORT_MAX_PLY = (
+    CLOCK_START_PLY  # either player may abort while fewer plies than this were played (no clock ran yet)
+)
 
 __all__ = [
     "ABORT_MAX_PLY",
