@@ -80,7 +80,9 @@ async def test_a_move_is_stored_and_announced_without_the_locked_path(human_game
     assert locked_path_calls == []
     game = await database_sync_to_async(Game.objects.get)(pk=game_id)
     assert game.tokens == ["d3", "c3"] and game.ply == 2 and game.version == v + 2
-    assert game.clock0_ms < 5 * 60_000 and game.flag_at is not None and game.attention_at == game.flag_at
+    # Each side's first move is free (docs/decisions.md): the clocks start now, Alice's running.
+    assert game.clock0_ms == 5 * 60_000 and game.flag_at is not None and game.attention_at == game.flag_at
+    assert game.flag_at == game.turn_started_at + timedelta(minutes=5)
     assert await database_sync_to_async(_moves)(game_id) == [(0, "d3", 0, "m1"), (1, "c3", 1, "m2")]
     await a.disconnect()
     await b.disconnect()
