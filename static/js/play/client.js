@@ -14,11 +14,6 @@ const ACK_RESEND_MS = 1500;
 const ACK_TIMEOUT_MS = 4000;
 const ACK_TIMEOUT_MAX_MS = 16000;
 const PING_EVERY_MS = 25000;
-// A socket that is still "open" but answers nothing (the network went away without
-// closing it: a laptop's Wi-Fi, a phone in a tunnel) is given up when a move's ack
-// and the sync sent with its resend both stay unanswered this long; the page then
-// reconnects, and says so.
-const SILENT_SOCKET_MS = 1500;
 const CLOSE_NOT_FOUND = 4404;
 const CLOSE_SIGNED_OUT = 4001; // the session that opened the socket ended
 
@@ -57,7 +52,6 @@ export class GameClient {
     this.attempt = 0;
     this.syncCounter = 0;
     this.closedByUs = false;
-    this.lastHeard = performance.now();
     // The browser knows when its network goes: the socket is given up at once (it
     // may otherwise stay "open" for minutes), and tried again as soon as it is back.
     this.onOffline = () => this.drop();
@@ -114,7 +108,6 @@ export class GameClient {
   onClose(event) {
     clearInterval(this.pinger);
     clearTimeout(this.ackTimer);
-    clearTimeout(this.silenceTimer);
     if (this.closedByUs) return;
     if (event.code === CLOSE_NOT_FOUND) {
       this.handlers.onConnection?.("gone");
@@ -133,14 +126,12 @@ export class GameClient {
   close() {
     this.closedByUs = true;
     clearTimeout(this.reconnectTimer);
-    clearTimeout(this.silenceTimer);
     window.removeEventListener("offline", this.onOffline);
     window.removeEventListener("online", this.onOnline);
     this.socket.close();
   }
 
   onMessage(event) {
-    this.lastHeard = performance.now();
     let message;
     try {
       message = JSON.parse(event.data);
@@ -263,19 +254,8 @@ export class GameClient {
       const sent = this.sendRaw(message);
       this.handlers.onResend?.(message, Math.round(performance.now() - sentAt), sent);
       this.sync();
-      if (sent) this.expectAnswer();
       this.armAckTimer(delay === ACK_RESEND_MS ? ACK_TIMEOUT_MS : Math.min(2 * delay, ACK_TIMEOUT_MAX_MS));
     }, delay);
-  }
-
-  // Something (the ack, the state asked for) must come back soon: if nothing at all
-  // does, the socket is dead though still "open", and is given up.
-  expectAnswer() {
-    const askedAt = performance.now();
-    clearTimeout(this.silenceTimer);
-    this.silenceTimer = setTimeout(() => {
-      if (this.lastHeard < askedAt) this.drop();
-    }, SILENT_SOCKET_MS);
   }
 
   command(type) {
