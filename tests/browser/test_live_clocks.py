@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from accounts.identity import Identity
 from games import services
-from games.models import Game
+from games.models import Game, Move
 from tests.browser.pages import READY, click_move, in_thread, snapshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -111,7 +111,12 @@ def test_no_clock_runs_until_each_side_has_moved(new_context, login_session, use
     click_move(page, "reversi", "d3")
     wait_for_ply(page, 2)
     # Alice's first move cost her nothing and earned no increment, nor did the computer's: both still have 3:00.
-    assert snapshot(page)["clock"]["ms"] == [180_000, 180_000]
+    assert list(Move.objects.filter(game=game).order_by("ply").values_list("clock_left_ms", flat=True)) == [
+        180_000,
+        180_000,
+    ]
+    clock = snapshot(page)["clock"]
+    assert clock["ms"][1] == 180_000 and 179_000 <= clock["ms"][0] <= 180_000  # hers has run since the reply
     click_move(page, "reversi", legal_move(game.pk))
     wait_for_ply(page, 4)
     expect(mine).to_have_class(re.compile(r"\brunning\b"))
