@@ -269,6 +269,9 @@ CELERY_TASK_ROUTES = {
 # killed worker is redone within seconds. Exactly one beat process runs it.
 GAMES_SWEEP_SECONDS = env_int("GAMES_SWEEP_SECONDS", 2)
 GAMES_DRAW_OFFER_SECONDS = env_int("GAMES_DRAW_OFFER_SECONDS", 120)
+# A live game's clocks start once each side has made its first move (docs/decisions.md);
+# each of those first moves must come within this many seconds, or the game is called off.
+GAMES_FIRST_MOVE_SECONDS = env_int("GAMES_FIRST_MOVE_SECONDS", 30)
 # A player's move decided in daphne's event loop and stored in one statement
 # (games/live/fastpath.py), on PostgreSQL; off, every move takes the locked transaction.
 GAMES_FAST_MOVES = env_bool("GAMES_FAST_MOVES", default=True)
