@@ -14,7 +14,6 @@ from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
-from django.db import connection
 from django.utils import timezone
 
 from games import services
@@ -23,14 +22,7 @@ from tests.games.test_consumers import next_of, open_socket
 from tests.games.test_live import locked_path_calls  # noqa: F401 (a fixture)
 from tests.people import me
 
-PATHS = [
-    pytest.param(
-        True,
-        id="fast",
-        marks=pytest.mark.skipif(connection.vendor != "postgresql", reason="the fast path is PostgreSQL's"),
-    ),
-    pytest.param(False, id="locked"),
-]
+PATHS = [pytest.param(True, id="fast"), pytest.param(False, id="locked")]
 
 
 def _moves(game_id: int) -> list[tuple[int, int]]:
