@@ -245,7 +245,7 @@ class EngineSession:
             try:
                 state = self.engine.from_fen(" ".join(where[1:]))
             except InvalidPosition as exc:
-                raise ProtocolError(f"position: not a {self.slug} position: {exc}") from exc
+                raise ProtocolError(f"position: not a position of {self.slug}: {exc}") from exc
         else:
             raise ProtocolError("position: expected 'startpos' or 'fen <fen>', then optionally 'moves ...'")
         for number, move in enumerate(moves, start=1):
