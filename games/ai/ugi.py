@@ -10,8 +10,8 @@ reads commands on stdin and answers on stdout, one line each, in
   ``uai``/``uaiok``, ``uainewgame``, ``go btime wtime binc winc`` where black (``btime``) is
   ``x``, the side that moves first.
 
-The first handshake (``ugi`` or ``uai``) picks the protocol's words; both share every other
-command. Positions are the engines' ``fen`` text (SPEC section 2) and moves are the site's
+The handshake (``ugi`` or ``uai``) and ``uginewgame``/``uainewgame`` are the only words that
+differ; every other command is shared, and both clock spellings are read. Positions are the engines' ``fen`` text (SPEC section 2) and moves are the site's
 tokens, so what this program prints is what the site stores. docs/engine-protocol.md is the
 reference, with examples.
 
@@ -170,7 +170,6 @@ class EngineSession:
         self.slug = slug
         self.engine: Engine = get(slug)
         self.level = level
-        self.protocol = "ugi"
         self.state: Any = self.engine.initial()
         self.finished = False
         self._warm = warm
@@ -194,7 +193,6 @@ class EngineSession:
     def _handshake(self, protocol: str) -> list[str]:
         if protocol == "uai" and self.slug != "ataxx":
             raise ProtocolError(f"uai is the Ataxx protocol; {self.slug} speaks ugi")
-        self.protocol = protocol
         levels = " ".join(f"var {level}" for level in LEVELS)
         return [
             f"id name {AUTHOR} {self.engine.name} ({self.slug})",
