@@ -54,6 +54,8 @@ class Code(StrEnum):
     NO_ABANDON = "no_abandon"
     BAD_POSITION = "bad_position"
     POSITION_OVER = "position_over"
+    TOO_MANY_GAMES = "too_many_games"  # enough games against the computer under way
+    RATE_LIMITED = "rate_limited"  # offers or seeks too quickly
 
 
 # The events after which the side to move may be another player: the mover hears it is their turn.

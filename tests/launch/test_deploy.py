@@ -85,6 +85,7 @@ def test_the_units_are_the_production_process_list():
     assert set(units) == {
         "fiveboards-daphne@",
         "fiveboards-worker-live",
+        "fiveboards-worker-computer",
         "fiveboards-worker-background",
         "fiveboards-beat",
     }
