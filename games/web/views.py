@@ -258,7 +258,8 @@ def quick_seek(request):
             days_per_move=days,
         )
     except services.GameError as exc:
-        return JsonResponse({"error": exc.code, "message": exc.message}, status=400)
+        status = 429 if exc.code == services.Code.RATE_LIMITED else 400
+        return JsonResponse({"error": exc.code, "message": exc.message}, status=status)
     if game is None:
         return JsonResponse({"status": "waiting"})
     return JsonResponse({"status": "paired", "url": game.get_absolute_url()})
