@@ -4,12 +4,8 @@ from __future__ import annotations
 
 import random
 
-from django.conf import settings
-from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Q
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from accounts.identity import Identity
 from games.engines import get
@@ -24,7 +20,7 @@ from games.models import (
     EndReason,
     Game,
 )
-from games.services import deadlines, queue
+from games.services import deadlines, limits, queue
 from games.services.base import Code, GameError, commit_and_announce, locked, now
 from games.services.ending import end_for_new_game
 from games.services.envelope import announce_finished, player_command
@@ -87,74 +83,6 @@ def _save_new(game: Game) -> None:
     game.save()
 
 
-# The guests' computer games started from one address block, in the cache (ids; the
-# database says which are still unfinished). Lost with Redis, the count starts afresh.
-_ADDRESS_KEY = "games:computer-by-address:{}"
-_ADDRESS_MEMORY = 24 * 3600
-
-
-def _computer_games_limit(identity: Identity) -> int:
-    if identity.user is not None:
-        return getattr(settings, "GAMES_COMPUTER_GAMES_PLAYER", 5)
-    return getattr(settings, "GAMES_COMPUTER_GAMES_GUEST", 2)
-
-
-def _unfinished_computer_games(seat: Q) -> int:
-    return (
-        Game.objects.filter(seat, kind=Game.Kind.COMPUTER)
-        .exclude(status__in=(Game.Status.FINISHED, Game.Status.ABORTED))
-        .count()
-    )
-
-
-def _refuse_too_many_computer_games(identity: Identity, address: str) -> list[int]:
-    """Raise TOO_MANY_GAMES when the player (or, for a guest, the address) has enough under way.
-
-    Returns the address's remembered game ids (the new game's is added after it is stored).
-    A burst of parallel requests may pass by as many as are in flight at once; the flood
-    this stops (issue #38) came one request after another.
-    """
-    if identity.user is not None:
-        seat = Q(user0=identity.user) | Q(user1=identity.user)
-    elif identity.guest is not None:
-        seat = Q(guest0_key=identity.guest.key) | Q(guest1_key=identity.guest.key)
-    else:
-        return []
-    limit = _computer_games_limit(identity)
-    if _unfinished_computer_games(seat) >= limit:
-        raise GameError(
-            Code.TOO_MANY_GAMES,
-            ngettext(
-                "You already have %(count)d game against the computer in progress. "
-                "Finish, resign or abandon it before starting another.",
-                "You already have %(count)d games against the computer in progress. "
-                "Finish, resign or abandon one of them before starting another.",
-                limit,
-            )
-            % {"count": limit},
-        )
-    if identity.user is not None or not address:
-        return []
-    remembered = cache.get(_ADDRESS_KEY.format(address)) or []
-    if _unfinished_computer_games(Q(pk__in=remembered)) >= getattr(
-        settings, "GAMES_COMPUTER_GAMES_ADDRESS", 6
-    ):
-        raise GameError(
-            Code.TOO_MANY_GAMES,
-            _(
-                "Too many guests' games against the computer are in progress from your network. "
-                "Finish one, or log in to play more."
-            ),
-        )
-    return remembered
-
-
-def _remember_address_game(address: str, remembered: list[int], game_id: int) -> None:
-    # Only the newest few matter: older ones were counted when they were new.
-    ids = [*remembered, game_id][-4 * getattr(settings, "GAMES_COMPUTER_GAMES_ADDRESS", 6) :]
-    cache.set(_ADDRESS_KEY.format(address), ids, timeout=_ADDRESS_MEMORY)
-
-
 def create_computer_game(
     *,
     identity: Identity,
@@ -187,7 +115,7 @@ def create_computer_game(
     side = random.randrange(2) if side is None else side
     with transaction.atomic():
         base, extra = _validate_time_control(minutes, increment, computer=True)
-        remembered = _refuse_too_many_computer_games(identity, address)
+        remembered = limits.refuse_too_many_computer_games(identity, address)
         new = Game(game=game, kind=Game.Kind.COMPUTER, time_control=base, increment=extra)
         if start is not None:
             new.start_fen = engine.fen(start)
@@ -200,7 +128,7 @@ def create_computer_game(
         queue.follow_up(new)
         if identity.user is None and address:
             # At once, not on commit: an id whose game was rolled back counts as nothing.
-            _remember_address_game(address, remembered, new.pk)
+            limits.remember_address_game(address, remembered, new.pk)
     return new
 
 
