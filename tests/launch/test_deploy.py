@@ -167,6 +167,7 @@ def test_systemd_accepts_the_units(tmp_path):
     names = [
         "fiveboards-daphne@8001.service",
         "fiveboards-worker-live.service",
+        "fiveboards-worker-computer.service",
         "fiveboards-worker-background.service",
         "fiveboards-beat.service",
         "fiveboards.target",
