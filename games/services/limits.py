@@ -16,8 +16,10 @@ from accounts.identity import Identity
 from games.models import Game
 from games.services.base import Code, GameError
 
-# The guests' computer games started from one address block, in the cache (ids; the
-# database says which are still unfinished). Lost with Redis, the count starts afresh.
+# The guests' computer games started from one address block, in the cache: [game id,
+# guest key] pairs (the key too, so an id that now names another game, after the
+# database was emptied, counts for nothing); the database says which are unfinished.
+# Lost with Redis, the count starts afresh.
 _ADDRESS_KEY = "games:computer-by-address:{}"
 _ADDRESS_MEMORY = 24 * 3600
 
@@ -36,10 +38,18 @@ def _unfinished_computer_games(seat: Q) -> int:
     )
 
 
-def refuse_too_many_computer_games(identity: Identity, address: str) -> list[int]:
+def _guest_games(remembered: list) -> Q:
+    """The remembered games, each only while the guest who started it still sits in it."""
+    seat = Q(pk__in=[])
+    for game_id, key in remembered:
+        seat |= Q(pk=game_id) & (Q(guest0_key=key) | Q(guest1_key=key))
+    return seat
+
+
+def refuse_too_many_computer_games(identity: Identity, address: str) -> list:
     """Raise TOO_MANY_GAMES when the player (or, for a guest, the address) has enough under way.
 
-    Returns the address's remembered game ids (the new game's is added after it is stored).
+    Returns the address's remembered games (the new game is added after it is stored).
     A burst of parallel requests may pass by as many as are in flight at once; the flood
     this stops (issue #38) came one request after another.
     """
@@ -64,10 +74,18 @@ def refuse_too_many_computer_games(identity: Identity, address: str) -> list[int
         )
     if identity.user is not None or not address:
         return []
-    remembered = cache.get(_ADDRESS_KEY.format(address)) or []
-    if _unfinished_computer_games(Q(pk__in=remembered)) >= getattr(
-        settings, "GAMES_COMPUTER_GAMES_ADDRESS", 6
-    ):
+    remembered = [
+        entry
+        for entry in cache.get(_ADDRESS_KEY.format(address)) or []
+        if isinstance(entry, list | tuple) and len(entry) == 2
+    ]
+    unfinished = set(
+        Game.objects.filter(_guest_games(remembered), kind=Game.Kind.COMPUTER)
+        .exclude(status__in=(Game.Status.FINISHED, Game.Status.ABORTED))
+        .values_list("pk", flat=True)
+    )
+    remembered = [entry for entry in remembered if entry[0] in unfinished]  # finished ones are forgotten
+    if len(remembered) >= getattr(settings, "GAMES_COMPUTER_GAMES_ADDRESS", 6):
         raise GameError(
             Code.TOO_MANY_GAMES,
             _(
@@ -78,7 +96,6 @@ def refuse_too_many_computer_games(identity: Identity, address: str) -> list[int
     return remembered
 
 
-def remember_address_game(address: str, remembered: list[int], game_id: int) -> None:
-    # Only the newest few matter: older ones were counted when they were new.
-    ids = [*remembered, game_id][-4 * getattr(settings, "GAMES_COMPUTER_GAMES_ADDRESS", 6) :]
-    cache.set(_ADDRESS_KEY.format(address), ids, timeout=_ADDRESS_MEMORY)
+def remember_address_game(address: str, remembered: list, game_id: int, guest_key: str) -> None:
+    """Add a guest's new game to its address's unfinished ones (``remembered``, as checked)."""
+    cache.set(_ADDRESS_KEY.format(address), [*remembered, [game_id, guest_key]], timeout=_ADDRESS_MEMORY)

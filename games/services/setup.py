@@ -126,9 +126,9 @@ def create_computer_game(
         _start(new)
         _save_new(new)
         queue.follow_up(new)
-        if identity.user is None and address:
+        if identity.guest is not None and identity.user is None and address:
             # At once, not on commit: an id whose game was rolled back counts as nothing.
-            limits.remember_address_game(address, remembered, new.pk)
+            limits.remember_address_game(address, remembered, new.pk, identity.guest.key)
     return new
 
 
