@@ -246,24 +246,44 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_timeout": 5,
     "socket_connect_timeout": 3,
 }
-# Two queues: game-critical work (computer moves, clocks, draw lapses, the
-# obligations sweep) never waits behind ratings, notifications or analyses.
-# Production runs one worker per queue (docs/operations.md); `make run` one for all.
+# Queues: clocks (flags, draw lapses, the obligations sweep) and tournament pairing
+# on "live", never behind anything slow; the computer's moves on "computer", so a
+# flood of computer games (issue #38) delays other computer replies but never a
+# flag; ratings, notifications on "background"; analyses on "analysis". Every
+# process layout consumes every queue (launch/processes.py, deploy/systemd, the
+# tests: tests/launch/test_queues.py), "live" always in a worker of its own.
 LIVE_QUEUE = "live"
+COMPUTER_QUEUE = "computer"
 CELERY_TASK_DEFAULT_QUEUE = "background"
 CELERY_TASK_ROUTES = {
-    name: {"queue": LIVE_QUEUE}
-    for name in (
-        "games.tasks.computer_move",
-        "games.tasks.flag",
-        "games.tasks.lapse_draw_offer",
-        "games.attend_overdue",
-        # A tournament game that ended pairs its players again: as urgent as a flag.
-        "tournaments.tasks.after_game",
-        "tournaments.tasks.pair_arena",
-        "tournaments.sweep",
-    )
+    "games.tasks.computer_move": {"queue": COMPUTER_QUEUE},
+    **{
+        name: {"queue": LIVE_QUEUE}
+        for name in (
+            "games.tasks.flag",
+            "games.tasks.lapse_draw_offer",
+            "games.attend_overdue",
+            # A tournament game that ended pairs its players again: as urgent as a flag.
+            "tournaments.tasks.after_game",
+            "tournaments.tasks.pair_arena",
+            "tournaments.sweep",
+        )
+    },
 }
+# Unfinished games against the computer at once (issue #38: one guest started 100):
+# per guest, per registered player, and for all guests of one address (or IPv6 /64)
+# together. Registered players are limited per account only, so a school behind one
+# address is not locked out; a guest is a cookie, so guests also count per address.
+GAMES_COMPUTER_GAMES_GUEST = env_int("GAMES_COMPUTER_GAMES_GUEST", 2)
+GAMES_COMPUTER_GAMES_PLAYER = env_int("GAMES_COMPUTER_GAMES_PLAYER", 5)
+GAMES_COMPUTER_GAMES_ADDRESS = env_int("GAMES_COMPUTER_GAMES_ADDRESS", 6)
+# Offers a player may make in one game per minute, of each kind (draw, rematch,
+# takeback): each one reaches the opponent's page.
+GAMES_OFFERS_PER_MINUTE = env_int("GAMES_OFFERS_PER_MINUTE", 3)
+# Quick-game seeks (the pool buttons) per player per minute: each runs the pairing.
+GAMES_SEEKS_PER_MINUTE = env_int("GAMES_SEEKS_PER_MINUTE", 10)
+# Private tournaments' password guesses (each costs a slow hash) per player and per address.
+TOURNAMENTS_PASSWORD_GUESSES_PER_MINUTE = env_int("TOURNAMENTS_PASSWORD_GUESSES_PER_MINUTE", 5)
 # What the server owes a game (its computer's move, a flag, a draw offer's
 # lapse) is re-derived from the database by this sweep, so a task lost with a
 # killed worker is redone within seconds. Exactly one beat process runs it.

@@ -101,6 +101,8 @@ ErrorCode = Literal[
     "no_abandon",
     "bad_position",
     "position_over",
+    "too_many_games",
+    "rate_limited",
 ]
 
 EndReasonName = Literal[

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.identity import forget_new_guest, identity_from_request
+from config.ratelimit import request_address
 from games import services
 from games.engines import ENGINES
 from games.engines.record import dump_record
@@ -141,6 +142,7 @@ def new_game(request):
                 side=data["side_number"],
                 minutes=data["minutes"],
                 increment=data["increment"],
+                address=request_address(request),
             )
         else:
             game = services.create_human_game(
@@ -288,7 +290,8 @@ def quick_seek(request):
             days_per_move=days,
         )
     except services.GameError as exc:
-        return JsonResponse({"error": exc.code, "message": exc.message}, status=400)
+        status = 429 if exc.code == services.Code.RATE_LIMITED else 400
+        return JsonResponse({"error": exc.code, "message": exc.message}, status=status)
     if game is None:
         return JsonResponse({"status": "waiting"})
     return JsonResponse({"status": "paired", "url": game.get_absolute_url()})
@@ -455,6 +458,7 @@ def play_from_here(request, game_id: int):
             identity=identity_from_request(request),
             level=request.POST.get("level", ""),
             side=side,
+            address=request_address(request),
         )
     except game_analysis.AnalysisRefused as refused:
         forget_new_guest(request)

@@ -257,8 +257,9 @@ def test_the_table_is_walked_with_arrows_home_end_pages_and_jumps(new_context):
     screenshot(page, "screen-reader-reversi-commands-desktop")
 
 
-def test_ataxx_quantum_and_four_tac_toe_read_as_text(new_context):
-    page = new_context().new_page()
+def test_ataxx_quantum_and_four_tac_toe_read_as_text(new_context, user_factory, login_session):
+    # A registered player: four games against the computer at once are more than a guest's two.
+    page = new_context(session_cookie=login_session(user_factory("sam"))).new_page()
     switch_on_from_the_first_control(page)
 
     start_game_from_home(page, "ataxx", opponent="computer", level="easy", minutes="0", side="0")
