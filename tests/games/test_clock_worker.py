@@ -8,15 +8,13 @@ Issue #38: with the computer's moves on the clocks' queue, 60 Hard games kept it
 from __future__ import annotations
 
 import time
-from datetime import timedelta
 
 import pytest
 import redis
-from django.utils import timezone
 
 from games import tasks
 from games.models import EndReason, Game
-from tests.games.test_takeback_requests import live_game
+from tests.games.test_takeback_requests import live_game, opened, spend
 from tests.processes import EXTERNAL_SITE
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -44,9 +42,11 @@ def clocks_worker(services, worker_broker, database_url_for_processes):
 
 
 def test_a_flag_fires_while_the_computer_s_queue_is_flooded(clocks_worker, user_factory):
-    game = live_game(user_factory("ann"), user_factory("ben"), minutes=1)
+    ann, ben = user_factory("ann"), user_factory("ben")
+    game = opened(live_game(ann, ben, minutes=1), ann, ben)  # the clocks run from ply 2
+    game.refresh_from_db()
     # Ann's minute ran out long ago: the flag task is all that is missing.
-    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(minutes=5))
+    spend(game, 5 * 60)
     for ply in range(FLOOD):  # a guest's computer games, each owed a move
         tasks.computer_move.delay(10**9 + ply, 0)
     assert computer_queue_length(clocks_worker) == FLOOD
