@@ -129,12 +129,15 @@ async function follow(entry) {
   $("#tv-game").hidden = entry === null;
   root.dataset.tvGame = entry ? String(entry.id) : "";
   if (!entry) return;
+  $("#tv-game").dataset.game = entry.game; // board.css draws the players' swatches by game
   $("#tv-open").href = entry.url;
   showWatchers(entry.spectators);
   if (tv.rendererKind !== entry.game) {
     const renderers = await loadRenderer(entry.game);
     if (tv.entry !== entry) return; // another game was chosen meanwhile
+    // A renderer marks its host with its game's class (board-reversi...): the last game's must go.
     $("#tv-board").replaceChildren();
+    $("#tv-board").className = "board-host tv-board";
     tv.renderer = renderers.createRenderer($("#tv-board"), { play: () => {}, lines });
     tv.rendererKind = entry.game;
   }
