@@ -80,7 +80,7 @@ class TokenAuth(HttpBearer):
 
     def __init__(self, scope: str, *, anonymous: bool = False) -> None:
         super().__init__()
-        self.scope = scope
+        self.scope = str(scope)  # a Scope member or its value
         self.anonymous = anonymous
 
     def __call__(self, request: HttpRequest) -> Caller:
@@ -104,7 +104,10 @@ class TokenAuth(HttpBearer):
         _count("token", str(token.pk))
         if not token.has_scope(self.scope):
             raise ApiError(
-                403, f"This token lacks the scope {self.scope!r}.", scope=self.scope, token_scopes=token.scope_list
+                403,
+                f"This token lacks the scope {self.scope!r}.",
+                scope=self.scope,
+                token_scopes=token.scope_list,
             )
         return Caller(ip=ip, token=token)
 

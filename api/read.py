@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from django.core.paginator import Paginator
@@ -29,7 +29,6 @@ from api.schemas import (
     RankingOut,
     TournamentDetailOut,
     TournamentListOut,
-    TournamentOut,
     UserOut,
     WatchGameOut,
 )
@@ -43,7 +42,7 @@ from ratings.models import Rating, RatingChange
 from tournaments import selectors as tournament_reads
 from tournaments.models import Tournament
 
-GameSlug = Enum("GameSlug", {slug: slug for slug in ENGINES}, type=str)  # type: ignore[misc]
+GameSlug = StrEnum("GameSlug", {slug: slug for slug in ENGINES})  # type: ignore[misc]
 RANKING_PAGE = 50
 EXPORT_DEFAULT = 100
 EXPORT_MAX = 1000
@@ -51,8 +50,10 @@ WATCH_SHOWN = 100
 STANDINGS_MAX = 1000
 TOURNAMENTS_FINISHED = 20
 
+ANONYMOUS_TAG = "read"  # the OpenAPI tag of endpoints that also serve callers without a token
 read = TokenAuth(Scope.READ, anonymous=True)
-router = Router(auth=read, tags=["read"])
+router = Router(auth=read, tags=[ANONYMOUS_TAG])
+
 
 def _errors(*codes: int) -> dict[int, Any]:
     from api.schemas import ErrorOut
@@ -138,7 +139,9 @@ def _changes(games: Iterable[Game]) -> dict[tuple[int, int], RatingChange]:
     return {(c.game_id, c.user_id): c for c in RatingChange.objects.filter(game_id__in=ids)}
 
 
-def _game_json(game: Game, changes: dict[tuple[int, int], RatingChange], request: HttpRequest) -> dict[str, Any]:
+def _game_json(
+    game: Game, changes: dict[tuple[int, int], RatingChange], request: HttpRequest
+) -> dict[str, Any]:
     return {
         "id": game.pk,
         "url": request.build_absolute_uri(game.get_absolute_url()),
@@ -216,7 +219,7 @@ def user_games(
     request: HttpRequest,
     name: str,
     game: GameSlug | None = None,  # type: ignore[valid-type]
-    rated: bool | None = None,
+    rated: bool | None = None,  # noqa: FBT001  (a query parameter, named by django-ninja)
     since: datetime | None = None,
     until: datetime | None = None,
     max: int = Query(EXPORT_DEFAULT, ge=1, le=EXPORT_MAX),  # noqa: A002  (the lichess parameter's name)
@@ -239,7 +242,9 @@ def user_games(
         games = games.filter(finished_at__lt=until_at)
     chosen = list(games.select_related("user0", "user1").order_by("-finished_at", "-pk")[:max])
     changes = _changes(chosen)
-    lines = (json.dumps(_game_json(g, changes, request), default=_json_default, ensure_ascii=False) for g in chosen)
+    lines = (
+        json.dumps(_game_json(g, changes, request), default=_json_default, ensure_ascii=False) for g in chosen
+    )
     return HttpResponse("".join(line + "\n" for line in lines), content_type=NDJSON)
 
 
@@ -255,17 +260,19 @@ def watch(request: HttpRequest) -> list[dict[str, Any]]:
 # --- rankings -----------------------------------------------------------------------------------
 
 
-class Order(str, Enum):
+class Order(StrEnum):
     rating = "rating"
     points = "points"
 
 
-class Pool(str, Enum):
+class Pool(StrEnum):
     live = "live"
     correspondence = "correspondence"
 
 
-@router.get("/rankings/{game}", response={200: RankingOut, **COMMON, **_errors(404)}, summary="A game's ranking")
+@router.get(
+    "/rankings/{game}", response={200: RankingOut, **COMMON, **_errors(404)}, summary="A game's ranking"
+)
 def rankings(
     request: HttpRequest,
     game: GameSlug,  # type: ignore[valid-type]
@@ -275,7 +282,9 @@ def rankings(
 ) -> dict[str, Any]:
     """Ranked players of one game (active, with a rated game), 50 a page, best first."""
     correspondence = pool is Pool.correspondence
-    paginator = Paginator(ratings.ranking(game.value, order=order.value, correspondence=correspondence), RANKING_PAGE)
+    paginator = Paginator(
+        ratings.ranking(game.value, order=order.value, correspondence=correspondence), RANKING_PAGE
+    )
     if page > max(paginator.num_pages, 1):
         raise ApiError(404, f"There are {paginator.num_pages} pages.")
     rows = paginator.page(page).object_list if paginator.count else []

@@ -61,9 +61,7 @@ def create_token(*, user: User, name: str, scopes: Iterable[str]) -> NewToken:
     if any(scope not in Scope.values for scope in chosen):
         raise TokenError(_("Unknown scope."))
     if live_tokens(user).count() >= MAX_TOKENS:
-        raise TokenError(
-            _("You have %(max)d tokens already: revoke one first.") % {"max": MAX_TOKENS}
-        )
+        raise TokenError(_("You have %(max)d tokens already: revoke one first.") % {"max": MAX_TOKENS})
     secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
     token = ApiToken.objects.create(
         user=user,
