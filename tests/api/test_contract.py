@@ -25,7 +25,13 @@ def seeded(db, alice, bob, settings):
     now = timezone.now()
     common = {"game": "reversi", "kind": Game.Kind.DIRECT, "user0": alice, "user1": bob, "started_at": now}
     finished = Game.objects.create(
-        **common, status=Game.Status.FINISHED, winner=0, end_reason="resign", finished_at=now, tokens=["d3"], ply=1
+        **common,
+        status=Game.Status.FINISHED,
+        winner=0,
+        end_reason="resign",
+        finished_at=now,
+        tokens=["d3"],
+        ply=1,
     )
     Game.objects.create(**common, status=Game.Status.ACTIVE)
     Rating.objects.create(user=alice, game="reversi", value=1520, rated_games=3)
@@ -63,7 +69,9 @@ def test_every_endpoint_keeps_to_the_document(api_schema):
 def test_the_seeded_objects_answer_as_documented(api_schema, seeded):
     for result in api_schema.get_all_operations():
         operation = result.ok()
-        params = {key: seeded[key] for key in ("name", "game_id", "tournament_id", "game") if key in operation.path}
+        params = {
+            key: seeded[key] for key in ("name", "game_id", "tournament_id", "game") if key in operation.path
+        }
         case = operation.Case(path_parameters=params)
         response = case.call_and_validate()
         assert response.status_code == 200, (operation.path, response.text)
