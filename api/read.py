@@ -80,7 +80,7 @@ def user(request: HttpRequest, name: str) -> dict[str, Any]:
     """A player's public profile and their ratings in every game and pool they have played rated."""
     player = _player(name)
     rows = list(Rating.objects.filter(user=player, rated_games__gt=0).order_by("correspondence", "game"))
-    out = []
+    out: list[dict[str, Any]] = []
     for correspondence in (False, True):
         pool = [row for row in rows if row.correspondence == correspondence]
         places = ratings.places_for(((player.pk, row.game) for row in pool), correspondence=correspondence)
@@ -218,7 +218,7 @@ NDJSON = "application/x-ndjson"
 def user_games(
     request: HttpRequest,
     name: str,
-    game: GameSlug | None = None,  # type: ignore[valid-type]
+    game: GameSlug | None = None,
     rated: bool | None = None,  # noqa: FBT001  (a query parameter, named by django-ninja)
     since: datetime | None = None,
     until: datetime | None = None,
@@ -275,7 +275,7 @@ class Pool(StrEnum):
 )
 def rankings(
     request: HttpRequest,
-    game: GameSlug,  # type: ignore[valid-type]
+    game: GameSlug,
     order: Order = Order.rating,
     pool: Pool = Pool.live,
     page: int = Query(1, ge=1, le=100_000),
@@ -297,12 +297,12 @@ def rankings(
         "count": paginator.count,
         "players": [
             {
-                "place": row.place,
+                "place": row.place,  # type: ignore[attr-defined]  # annotated by ranking()
                 "username": row.user.username,
                 "rating": shown(row.value),
                 "provisional": is_provisional(row.rated_games),
                 "rated_games": row.rated_games,
-                "points": row.points,
+                "points": row.points,  # type: ignore[attr-defined]
             }
             for row in rows
         ],
@@ -344,7 +344,7 @@ def tournaments(request: HttpRequest) -> dict[str, Any]:
         "upcoming": base.filter(status=status.SCHEDULED).order_by("starts_at"),
         "finished": base.filter(status=status.FINISHED).order_by("-finished_at")[:TOURNAMENTS_FINISHED],
     }
-    return {key: [_tournament(t, t.n) for t in rows] for key, rows in groups.items()}  # type: ignore[attr-defined]
+    return {key: [_tournament(t, t.n) for t in rows] for key, rows in groups.items()}
 
 
 @router.get(
