@@ -137,6 +137,7 @@ INSTALLED_APPS = [
     "ratings",
     "chat",
     "tournaments",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -535,6 +536,11 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.getenv("DJANGO_LOG_LEVEL", "INFO")},
     "loggers": {"daphne": {"level": "WARNING"}},
 }
+
+# The public API (docs/api.md): requests a minute per token, and per client address for
+# requests without a (valid) token. Counted in the cache, so in Redis across processes.
+API_RATE_PER_TOKEN = int(os.getenv("API_RATE_PER_TOKEN", "120"))
+API_RATE_PER_IP = int(os.getenv("API_RATE_PER_IP", "60"))
 
 # Computer analysis of finished games (games/services/analysis.py): new analyses per 24 hours.
 ANALYSIS_DAILY_QUOTA = int(os.getenv("ANALYSIS_DAILY_QUOTA", "20"))
