@@ -29,7 +29,10 @@ class ProfileForm(forms.Form):
         label=_("Photo"),
         required=False,
         widget=forms.ClearableFileInput(attrs={"accept": "image/jpeg,image/png,image/webp,image/gif"}),
-        help_text=_("JPEG, PNG, WebP or GIF, at most 5 MB. It is cropped to a square."),
+        help_text=_(
+            "JPEG, PNG, WebP or GIF, at most 5 MB and 4 megapixels (e.g. 2000 × 2000; "
+            "larger JPEG photos are shrunk as they are read). It is cropped to a square."
+        ),
     )
     remove_photo = forms.BooleanField(label=_("Remove my photo"), required=False)
 

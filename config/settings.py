@@ -137,6 +137,7 @@ INSTALLED_APPS = [
     "ratings",
     "chat",
     "tournaments",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -246,29 +247,52 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_timeout": 5,
     "socket_connect_timeout": 3,
 }
-# Two queues: game-critical work (computer moves, clocks, draw lapses, the
-# obligations sweep) never waits behind ratings, notifications or analyses.
-# Production runs one worker per queue (docs/operations.md); `make run` one for all.
+# Queues: clocks (flags, draw lapses, the obligations sweep) and tournament pairing
+# on "live", never behind anything slow; the computer's moves on "computer", so a
+# flood of computer games (issue #38) delays other computer replies but never a
+# flag; ratings, notifications on "background"; analyses on "analysis". Every
+# process layout consumes every queue (launch/processes.py, deploy/systemd, the
+# tests: tests/launch/test_queues.py), "live" always in a worker of its own.
 LIVE_QUEUE = "live"
+COMPUTER_QUEUE = "computer"
 CELERY_TASK_DEFAULT_QUEUE = "background"
 CELERY_TASK_ROUTES = {
-    name: {"queue": LIVE_QUEUE}
-    for name in (
-        "games.tasks.computer_move",
-        "games.tasks.flag",
-        "games.tasks.lapse_draw_offer",
-        "games.attend_overdue",
-        # A tournament game that ended pairs its players again: as urgent as a flag.
-        "tournaments.tasks.after_game",
-        "tournaments.tasks.pair_arena",
-        "tournaments.sweep",
-    )
+    "games.tasks.computer_move": {"queue": COMPUTER_QUEUE},
+    **{
+        name: {"queue": LIVE_QUEUE}
+        for name in (
+            "games.tasks.flag",
+            "games.tasks.lapse_draw_offer",
+            "games.attend_overdue",
+            # A tournament game that ended pairs its players again: as urgent as a flag.
+            "tournaments.tasks.after_game",
+            "tournaments.tasks.pair_arena",
+            "tournaments.sweep",
+        )
+    },
 }
+# Unfinished games against the computer at once (issue #38: one guest started 100):
+# per guest, per registered player, and for all guests of one address (or IPv6 /64)
+# together. Registered players are limited per account only, so a school behind one
+# address is not locked out; a guest is a cookie, so guests also count per address.
+GAMES_COMPUTER_GAMES_GUEST = env_int("GAMES_COMPUTER_GAMES_GUEST", 2)
+GAMES_COMPUTER_GAMES_PLAYER = env_int("GAMES_COMPUTER_GAMES_PLAYER", 5)
+GAMES_COMPUTER_GAMES_ADDRESS = env_int("GAMES_COMPUTER_GAMES_ADDRESS", 6)
+# Offers a player may make in one game per minute, of each kind (draw, rematch,
+# takeback): each one reaches the opponent's page.
+GAMES_OFFERS_PER_MINUTE = env_int("GAMES_OFFERS_PER_MINUTE", 3)
+# Quick-game seeks (the pool buttons) per player per minute: each runs the pairing.
+GAMES_SEEKS_PER_MINUTE = env_int("GAMES_SEEKS_PER_MINUTE", 10)
+# Private tournaments' password guesses (each costs a slow hash) per player and per address.
+TOURNAMENTS_PASSWORD_GUESSES_PER_MINUTE = env_int("TOURNAMENTS_PASSWORD_GUESSES_PER_MINUTE", 5)
 # What the server owes a game (its computer's move, a flag, a draw offer's
 # lapse) is re-derived from the database by this sweep, so a task lost with a
 # killed worker is redone within seconds. Exactly one beat process runs it.
 GAMES_SWEEP_SECONDS = env_int("GAMES_SWEEP_SECONDS", 2)
 GAMES_DRAW_OFFER_SECONDS = env_int("GAMES_DRAW_OFFER_SECONDS", 120)
+# A live game's clocks start once each side has made its first move (docs/decisions.md);
+# each of those first moves must come within this many seconds, or the game is called off.
+GAMES_FIRST_MOVE_SECONDS = env_int("GAMES_FIRST_MOVE_SECONDS", 30)
 # A player's move decided in daphne's event loop and stored in one statement
 # (games/live/fastpath.py), on PostgreSQL; off, every move takes the locked transaction.
 GAMES_FAST_MOVES = env_bool("GAMES_FAST_MOVES", default=True)
@@ -512,6 +536,11 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.getenv("DJANGO_LOG_LEVEL", "INFO")},
     "loggers": {"daphne": {"level": "WARNING"}},
 }
+
+# The public API (docs/api.md): requests a minute per token, and per client address for
+# requests without a (valid) token. Counted in the cache, so in Redis across processes.
+API_RATE_PER_TOKEN = int(os.getenv("API_RATE_PER_TOKEN", "120"))
+API_RATE_PER_IP = int(os.getenv("API_RATE_PER_IP", "60"))
 
 # Computer analysis of finished games (games/services/analysis.py): new analyses per 24 hours.
 ANALYSIS_DAILY_QUOTA = int(os.getenv("ANALYSIS_DAILY_QUOTA", "20"))

@@ -10,6 +10,7 @@ from django.views.i18n import JavaScriptCatalog
 from django.views.static import serve
 
 from accounts import views as accounts_views
+from api.api import api
 from config.health import healthz
 
 # The admin signs in through the site's own login page, which allauth throttles
@@ -38,6 +39,8 @@ urlpatterns = [
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path(settings.ADMIN_PATH, admin.site.urls),
     path("accounts/", include("allauth.urls")),
+    path("api/", api.urls),
+    path("", include("api.urls")),
     path("", include("accounts.urls")),
     path("", include("ratings.urls")),
     path("", include("tournaments.urls")),

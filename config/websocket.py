@@ -29,6 +29,7 @@ from collections.abc import Awaitable, Callable
 from enum import StrEnum
 from typing import Any
 
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -214,6 +215,34 @@ class JsonConsumer(AsyncWebsocketConsumer):
             await handler(message)
 
     revoked = False
+    # Set once this side closed the socket (or found it closed): frames still queued
+    # are dropped and nothing more is sent (issue #38: a ping flood logged
+    # "Attempt to send on a closed protocol" tracebacks after the flood close).
+    closing = False
+
+    async def close(self, code: int | None = None, reason: str | None = None) -> None:
+        self.closing = True
+        await super().close(code=code, reason=reason)
+
+    async def send(
+        self,
+        text_data: str | None = None,
+        bytes_data: bytes | None = None,
+        close: bool = False,  # noqa: FBT001, FBT002 - Channels' own signature
+    ) -> None:
+        """Send, unless the socket is closing: then there is nobody to read it, and that is no error.
+
+        daphne hands a send to autobahn, which raises ``Disconnected`` when the
+        socket closed (the client's close frame, or ours) before daphne told the
+        consumer; an answer or a game event racing a close is simply dropped.
+        """
+        if self.closing:
+            return
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Disconnected:
+            self.closing = True
+            logger.debug("dropped a message for the closed socket %s", getattr(self, "channel_name", "?"))
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         self.bucket = TokenBucket(settings.WS_RATE_MESSAGES, settings.WS_RATE_SECONDS)
@@ -229,6 +258,7 @@ class JsonConsumer(AsyncWebsocketConsumer):
         await super().websocket_connect(message)
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        self.closing = True
         if getattr(self, "auth_group", None):
             await self.channel_layer.group_discard(self.auth_group, self.channel_name)
         await super().websocket_disconnect(message)
@@ -242,7 +272,7 @@ class JsonConsumer(AsyncWebsocketConsumer):
         await self.close(code=CLOSE_SIGNED_OUT)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if self.revoked:
+        if self.revoked or self.closing:
             return
         raw = text_data if text_data is not None else bytes_data or b""
         if len(raw.encode() if isinstance(raw, str) else raw) > settings.WS_MAX_MESSAGE_BYTES:

@@ -37,6 +37,11 @@ MAX_INCREMENT_SECONDS = 60
 TAKEBACK_COOLDOWN_PLIES = 4  # a side may ask for a takeback at most once per this many plies
 TAKEBACK_MIN_CLOCK_MS = 10_000  # no takeback while either clock is under 10 s (docs/protocol.md)
 DRAW_COOLDOWN_PLIES = 10  # after a decline, the same side may offer a draw again only this many plies later
+# A live game's clocks start at this ply: once each side has made its first move
+# (lichess's rule); until then each first move has GAMES_FIRST_MOVE_SECONDS, and a
+# game whose first move does not come in time is called off. Also the ply from
+# which a player may no longer abort (services.ending.ABORT_MAX_PLY). docs/decisions.md.
+CLOCK_START_PLY = 2
 # Correspondence games: days each move may take (the clock is reset to this after every move).
 DAYS_PER_MOVE_CHOICES = [1, 2, 3, 5, 7, 14]
 DAY_SECONDS = 86_400
@@ -355,14 +360,16 @@ class Game(models.Model):
 
         The one place the clock arithmetic of a move lives: both move paths (the
         locked one and the fast path) and the computer's moves reach it through
-        ``services.decide.apply_move``. An untimed game keeps its clock as it is.
+        ``services.decide.apply_move``. An untimed game keeps its clock as it is, and
+        so does a live game's first move of each side (``clocks_started``): no time
+        charged, no increment.
         """
         left = self.clock_ms(side)
         if self.days_per_move:
             # Per move, not per game: the mover's next turn starts with the full days again.
             left = self.time_control * 1000
             self.set_clock(side, left)
-        elif self.time_control:
+        elif self.time_control and self.clocks_started:
             left = left - used_ms + self.increment * 1000
             self.set_clock(side, left)
         return left
@@ -371,11 +378,35 @@ class Game(models.Model):
     def correspondence(self) -> bool:
         return bool(self.days_per_move)
 
+    @property
+    def clocks_started(self) -> bool:
+        """Whether the live clocks run: from ``CLOCK_START_PLY`` on, once each side has moved.
+
+        Before that a first move costs no time and earns no increment; it has the
+        first-move window instead (``turn_window_ms``). A correspondence game's
+        days per move run from the start: they are its first-move window too.
+        """
+        return self.ply >= CLOCK_START_PLY or bool(self.days_per_move)
+
+    def turn_window_ms(self, side: int) -> int:
+        """What ``side`` has for the turn under way, from ``turn_started_at``: its clock, or the first-move window."""
+        if self.clocks_started:
+            return self.clock_ms(side)
+        return settings.GAMES_FIRST_MOVE_SECONDS * 1000
+
+    def turn_left_ms(self, *, now: datetime | None = None) -> int:
+        """Milliseconds before the side to move runs out: of its clock, or of its first-move window."""
+        window = self.turn_window_ms(self.to_move)
+        if self.turn_started_at is None:
+            return window
+        elapsed = ((now or timezone.now()) - self.turn_started_at).total_seconds() * 1000
+        return int(window - elapsed)
+
     def deadline(self) -> datetime | None:
-        """When the side to move loses on time (a correspondence move's deadline), or None."""
+        """When the side to move runs out (its clock, a first move's window, a correspondence move's deadline), or None."""
         if self.status != self.Status.ACTIVE or not self.time_control or self.turn_started_at is None:
             return None
-        return self.turn_started_at + timedelta(milliseconds=self.clock_ms(self.to_move))
+        return self.turn_started_at + timedelta(milliseconds=self.turn_window_ms(self.to_move))
 
     @property
     def time_control_label(self) -> str:
@@ -402,7 +433,7 @@ class Game(models.Model):
         left = self.clock_ms(side)
         if self.status != self.Status.ACTIVE or not self.time_control or self.turn_started_at is None:
             return left
-        if side != self.engine.to_move(self.engine_state()):
+        if not self.clocks_started or side != self.engine.to_move(self.engine_state()):
             return left
         elapsed = ((now or timezone.now()) - self.turn_started_at).total_seconds() * 1000
         return int(left - elapsed)

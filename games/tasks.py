@@ -4,8 +4,9 @@ Every task re-checks the game inside a locked transaction (the ply it was
 scheduled for, the offer's timestamp), so a late, repeated or redelivered task
 (``acks_late``) changes nothing the second time.
 
-They all run on the ``live`` queue (CELERY_TASK_ROUTES), apart from ratings and
-other background work, so nothing can hold up a computer move or a flag.
+Flags and draw lapses run on the ``live`` queue, the computer's moves on
+``computer`` (CELERY_TASK_ROUTES), each with workers of its own: no background
+work holds up a computer move, and no computer search holds up a flag.
 """
 
 from __future__ import annotations

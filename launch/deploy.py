@@ -2,7 +2,7 @@
 
 ``python -m launch.deploy check`` (also ``python -m launch --deploy-check``)
 starts the whole layout on loopback: Debian's nginx in front of N daphne
-processes, the game-critical worker, the background worker and exactly one beat,
+processes, the live (clocks), computer and background workers and exactly one beat,
 on the machine's PostgreSQL and Redis. The processes are the units' own
 ``ExecStart`` lines (deploy/systemd), the environment is deploy/fiveboards.env.example
 with this machine's values, the nginx site is deploy/nginx/fiveboards.conf.template.
@@ -48,6 +48,8 @@ ENV_TEMPLATE = DEPLOY_DIR / "fiveboards.env.example"
 # The interpreter the units name; the check runs the same commands with this one.
 UNIT_PYTHON = "/srv/fiveboards/app/.venv/bin/python"
 NGINX_PLACEHOLDERS = ("LISTEN", "SERVER_NAME", "DAPHNE_SERVERS", "STATIC_ROOT", "MEDIA_ROOT", "ACCESS_LOG")
+# The Celery worker units; each names itself <queue kind>@%H (tests/launch/test_queues.py).
+WORKER_UNITS = ("fiveboards-worker-live", "fiveboards-worker-computer", "fiveboards-worker-background")
 DATABASE_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 
@@ -396,7 +398,7 @@ class Layout:
                 units["fiveboards-daphne@"].exec_start, instance=str(port), state_dir=state, hostname=hostname
             )
             self.processes.append(Process(f"daphne-{port}", argv, logs / f"daphne-{port}.log", port=port))
-        for name in ("fiveboards-worker-live", "fiveboards-worker-background", "fiveboards-beat"):
+        for name in WORKER_UNITS + ("fiveboards-beat",):
             argv = unit_command(units[name].exec_start, state_dir=state, hostname=hostname)
             self.processes.append(Process(name.removeprefix("fiveboards-"), argv, logs / f"{name}.log"))
         (state / "fiveboards").mkdir()  # the units' StateDirectory= (beat's schedule)
@@ -440,7 +442,7 @@ class Layout:
         self.write_state()
 
     def wait_for_workers(self, hostname: str, timeout: float = 60) -> None:
-        wanted = {f"live@{hostname}", f"background@{hostname}"}
+        wanted = {f"{unit.removeprefix('fiveboards-worker-')}@{hostname}" for unit in WORKER_UNITS}
         deadline = time.monotonic() + timeout
         answered: set[str] = set()
         while time.monotonic() < deadline:

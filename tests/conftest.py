@@ -213,12 +213,6 @@ def pytest_collection_modifyitems(config, items):
 def pytest_configure(config):
     from django.conf import settings
 
-    if not os.environ.get("DATABASE_URL"):
-        # The settings already point at the checkout's embedded PostgreSQL (config/embedded.py);
-        # start it for this session, and hand the URL to the processes the tests start.
-        from launch.postgres import start_embedded_postgres
-
-        os.environ["DATABASE_URL"] = start_embedded_postgres(settings.VAR_DIR)
 
     # Real hashers cost ~0.3 s per user; tests create hundreds.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -17,6 +17,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from launch.processes import (
+    ALL_QUEUES,
     BASE_DIR,
     celery_worker_command,
     daphne_command,
@@ -68,6 +69,7 @@ class Services:
         self.broker_url = os.environ.get("CELERY_BROKER_URL", "")
         self.worker: subprocess.Popen | None = None
         self.worker_env: dict[str, str] = {}
+        self.worker_queues: tuple[str, ...] = ALL_QUEUES
 
     def ensure_redis(self) -> str:
         if not self.redis_url:
@@ -101,22 +103,36 @@ class Services:
         self.procs.append(proc)
         return proc
 
-    def start_worker(self, database_url: str, *, beat: bool = False, **settings: str) -> subprocess.Popen:
+    def start_worker(
+        self,
+        database_url: str,
+        *,
+        beat: bool = False,
+        queues: tuple[str, ...] = ALL_QUEUES,
+        **settings: str,
+    ) -> subprocess.Popen:
         """The one Celery worker of the test session (stopping any other first).
 
-        ``settings`` are extra environment variables, e.g. a faster sweep for the fault tests.
+        ``settings`` are extra environment variables, e.g. a faster sweep for the fault tests;
+        ``queues`` fewer queues than all, as one of production's workers consumes.
         """
         self.stop_worker()
-        cmd = celery_worker_command(concurrency=1)
+        cmd = celery_worker_command(concurrency=1, queues=queues)
         if beat:
             cmd += ["--beat", "--schedule", tempfile.mkstemp(prefix="beat-")[1]]
         self.worker_env = settings
+        self.worker_queues = queues
         self.worker = self._spawn(cmd, {**self.env(database_url), **settings}, "celery")
         return self.worker
 
     def ensure_worker(self, database_url: str) -> None:
         """A plain worker (no beat, default settings) is running and answering."""
-        if self.worker is None or self.worker.poll() is not None or self.worker_env:
+        if (
+            self.worker is None
+            or self.worker.poll() is not None
+            or self.worker_env
+            or self.worker_queues != ALL_QUEUES
+        ):
             self.start_worker(database_url)
             self.wait_for_worker()
 

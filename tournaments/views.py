@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from config.ratelimit import request_address
 from tournaments import selectors, services
 from tournaments.forms import TournamentForm
 from tournaments.models import Participant, Tournament
@@ -61,7 +62,15 @@ def create(request: HttpRequest) -> HttpResponse:
     except services.TournamentError as exc:
         messages.error(request, exc.message)
         return redirect("tournaments:index")
-    services.join(tournament_id=tournament.pk, user=request.user, password=form.cleaned_data["password"])
+    try:
+        services.join(
+            tournament_id=tournament.pk,
+            user=request.user,
+            password=form.cleaned_data["password"],
+            address=request_address(request),
+        )
+    except services.TournamentError as exc:  # e.g. the password throttle: created, not joined
+        messages.error(request, exc.message)
     return redirect(tournament.get_absolute_url())
 
 
@@ -71,7 +80,11 @@ def act(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
     command = ACTIONS.get(action)
     if command is None:
         raise Http404
-    kwargs = {"password": request.POST.get("password", "")} if action == "join" else {}
+    kwargs = (
+        {"password": request.POST.get("password", ""), "address": request_address(request)}
+        if action == "join"
+        else {}
+    )
     try:
         command(tournament_id=tournament_id, user=request.user, **kwargs)
     except services.TournamentError as exc:

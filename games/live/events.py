@@ -115,8 +115,12 @@ def _changed_by_moves(game: Game) -> MovePatchFields:
     state = game.engine_state()
     now = timezone.now()
     running = None
+    first_move_ms = None
     if game.status == Game.Status.ACTIVE and game.time_control:
-        running = engine.to_move(state)
+        if game.clocks_started:
+            running = engine.to_move(state)
+        else:
+            first_move_ms = max(0, game.turn_left_ms(now=now))
     return {
         "status": cast(GameStatusName, game.status),
         "ply": game.ply,
@@ -129,6 +133,8 @@ def _changed_by_moves(game: Game) -> MovePatchFields:
             "days_per_move": game.days_per_move,
             "ms": [max(0, game.remaining_ms(0, now=now)), max(0, game.remaining_ms(1, now=now))],
             "running": running,
+            # Before each side has moved no clock runs; the side to move has this long to make its first move.
+            "first_move_ms": first_move_ms,
             "at": int(time.time() * 1000),
         },
         "draw_offer": game.draw_offer_side,

@@ -101,6 +101,8 @@ ErrorCode = Literal[
     "no_abandon",
     "bad_position",
     "position_over",
+    "too_many_games",
+    "rate_limited",
 ]
 
 EndReasonName = Literal[
@@ -138,7 +140,8 @@ class Clock(TypedDict):
     increment_ms: int  # added to the mover's clock after each of its moves (Fischer)
     days_per_move: int  # a correspondence game: each move may take this many days (0 = live)
     ms: list[int]
-    running: int | None
+    running: int | None  # null before each side has moved: the clocks start then (docs/decisions.md)
+    first_move_ms: int | None  # before the clocks start: what the side to move has left for its first move
     at: int
 
 

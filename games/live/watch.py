@@ -25,6 +25,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.utils import translation
 
 from accounts.consumers import NotificationConsumer
 from accounts.services.blocks import related_by_blocks
@@ -37,7 +38,10 @@ logger = logging.getLogger(__name__)
 
 
 def payload(games: list[Watchable], blocked: set[int]) -> dict[str, Any]:
-    """What one viewer is shown: the best ``SHOWN`` games, and the TV's game of each kind."""
+    """What one viewer is shown: the best ``SHOWN`` games, and the TV's game of each kind.
+
+    In the active language: a correspondence game's clock reads "3 days" in the viewer's words.
+    """
     mine = watchlist.for_viewer(games, blocked)
     tv = watchlist.featured(mine)
     return {
@@ -71,13 +75,13 @@ class Feed:
         self.task: asyncio.Task | None = None
         self.games: list[Watchable] | None = None
         self.read_at = 0.0
-        self._shared: str | None = None
+        self._shared: dict[str, str] = {}  # by language
 
     async def join(self, socket: WatchSocket) -> None:
         self.sockets.add(socket)
         if self.games is None or time.monotonic() - self.read_at > settings.GAMES_WATCH_SECONDS:
             await self.refresh(push=False)
-        await socket.show(self.games or [], self.shared())
+        await socket.show(self.games or [], self.shared(socket.language))
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(self.run(), name="watch-feed")
 
@@ -90,16 +94,18 @@ class Feed:
     async def refresh(self, *, push: bool = True) -> None:
         self.games = await read([socket.blocked for socket in self.sockets])
         self.read_at = time.monotonic()
-        self._shared = None
+        self._shared = {}
         if push:
             for socket in list(self.sockets):
-                await socket.show(self.games, self.shared())
+                await socket.show(self.games, self.shared(socket.language))
 
-    def shared(self) -> str:
-        """The message of every viewer with no block, encoded once per refresh (most viewers have none)."""
-        if self._shared is None:
-            self._shared = compact_json(payload(self.games or [], set()))
-        return self._shared
+    def shared(self, language: str) -> str:
+        """The message of every viewer with no block who reads ``language``, encoded once per refresh
+        (most viewers have no block, and the page's languages are few)."""
+        if language not in self._shared:
+            with translation.override(language):
+                self._shared[language] = compact_json(payload(self.games or [], set()))
+        return self._shared[language]
 
     async def run(self) -> None:
         while self.sockets:
@@ -131,7 +137,7 @@ class WatchSocket(NotificationConsumer):
     async def on_watch(self, message: dict[str, Any]) -> None:
         """Send the games to watch now and whenever they change, until the socket closes."""
         if self.watching:
-            await self.show(feed().games or [], feed().shared(), force=True)
+            await self.show(feed().games or [], feed().shared(self.language), force=True)
             return
         self.watching = True
         self.blocked = await database_sync_to_async(related_by_blocks, thread_sensitive=False)(
@@ -145,8 +151,13 @@ class WatchSocket(NotificationConsumer):
         await super().disconnect(code)
 
     async def show(self, games: list[Watchable], shared: str, *, force: bool = False) -> None:
-        """Send this viewer's list if it changed (``shared``: the list of a viewer with no block)."""
-        text = shared if not self.blocked else compact_json(payload(games, self.blocked))
+        """Send this viewer's list if it changed (``shared``: the list of a viewer with no block, in this
+        socket's language; the feed's task pushes it, outside the socket's own handlers)."""
+        if self.blocked:
+            with translation.override(self.language):
+                text = compact_json(payload(games, self.blocked))
+        else:
+            text = shared
         if text != self.last_sent or force:
             self.last_sent = text
             await self.send(text_data=text)

@@ -23,6 +23,7 @@ mover's clock ran out is refused once the loss on time has committed.
 |---|---|
 | ``decide``, ``envelope`` | the decisions every command shares (pure), and the envelope every player command runs in |
 | ``setup`` | games against the computer, invitations, challenges, joining, withdrawing |
+| ``limits`` | how many games against the computer one player (or address) may have at once |
 | ``moves`` | a player's move, the computer's move, forced passes |
 | ``ending`` | results on the board, resign, exit, abort, flags |
 | ``draws`` | draw offers, answers and lapses |

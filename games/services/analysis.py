@@ -328,7 +328,9 @@ def position_at(game: Game, ply: int) -> Any:
     return replay(game.engine, list(game.tokens[:ply]), game.start_state())
 
 
-def play_from_here(*, game_id: int, ply: int, identity: Identity, level: str, side: int) -> Game:
+def play_from_here(
+    *, game_id: int, ply: int, identity: Identity, level: str, side: int, address: str = ""
+) -> Game:
     """A new game against the computer from the position after ``ply`` moves of a finished game.
 
     Only games that are over: a position of a game still being played would be
@@ -352,6 +354,7 @@ def play_from_here(*, game_id: int, ply: int, identity: Identity, level: str, si
             side=side,
             minutes=0,
             start_fen=game.engine.fen(state),
+            address=address,
         )
     except services.GameError as exc:
         raise AnalysisRefused(exc.code, exc.message) from None

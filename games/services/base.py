@@ -6,11 +6,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.identity import Identity
+from config.ratelimit import take_slot
 from games.live import events
 from games.live.protocol import EventName
 from games.models import Game
@@ -54,6 +56,8 @@ class Code(StrEnum):
     NO_ABANDON = "no_abandon"
     BAD_POSITION = "bad_position"
     POSITION_OVER = "position_over"
+    TOO_MANY_GAMES = "too_many_games"  # enough games against the computer under way
+    RATE_LIMITED = "rate_limited"  # offers or seeks too quickly
 
 
 # The events after which the side to move may be another player: the mover hears it is their turn.
@@ -79,6 +83,18 @@ class MoveResult:
 def now() -> datetime:
     """The services' clock (tests move it forward)."""
     return timezone.now()
+
+
+def take_offer_slot(game: Game, side: int, kind: str) -> None:
+    """Count an offer that is about to reach the opponent; RATE_LIMITED past the per-minute limit.
+
+    Issue #38: 45 rematch offer/cancel pairs sent 91 events to the opponent. Each
+    kind (draw, rematch, takeback) has its own window per player per game, so one
+    kind used up never blocks another.
+    """
+    limit = getattr(settings, "GAMES_OFFERS_PER_MINUTE", 3)
+    if not take_slot(f"games:offers:{game.pk}:{side}:{kind}", limit, 60):
+        raise GameError(Code.RATE_LIMITED, _("You are making offers too quickly. Please wait a minute."))
 
 
 def locked(game_id: int) -> Game:

@@ -84,11 +84,10 @@ GO = Go()
 
 
 def expired_side(game: Game, at: datetime) -> int | None:
-    """The side to move if its clock (or its correspondence deadline) has run out at ``at``, else None."""
+    """The side to move if its clock (its correspondence deadline, its first move's window) has run out at ``at``, else None."""
     if game.status != Game.Status.ACTIVE or not game.time_control:
         return None
-    mover = game.to_move
-    return mover if game.remaining_ms(mover, now=at) <= 0 else None
+    return game.to_move if game.turn_left_ms(now=at) <= 0 else None
 
 
 def not_active(game: Game) -> Refuse | None:
@@ -110,8 +109,13 @@ def gate(game: Game, at: datetime, *, needs_active: bool = True) -> Flag | Refus
     return GO
 
 
-def out_of_time(flagged: int, actor: int) -> GameError:
-    """The refusal of a command that arrived after ``flagged``'s clock ran out (the game has ended on time)."""
+def out_of_time(flagged: int, actor: int, *, called_off: bool = False) -> GameError:
+    """The refusal of a command that arrived after ``flagged``'s clock ran out (the game has ended on time).
+
+    ``called_off``: it was a first move's window that ran out, and the game was called off instead.
+    """
+    if called_off:
+        return GameError(Code.GAME_OVER, _("The first move was not made in time: the game was called off."))
     if flagged == actor:
         return GameError(Code.TIMEOUT, _("Your time ran out: the game is over."))
     return GameError(Code.GAME_OVER, _("Your opponent's time ran out: the game is over."))

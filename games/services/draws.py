@@ -11,7 +11,7 @@ from django.utils.translation import ngettext
 from accounts.identity import Identity
 from games.models import EndReason, Game
 from games.services import queue
-from games.services.base import Code, GameError, commit_and_announce, locked, now
+from games.services.base import Code, GameError, commit_and_announce, locked, now, take_offer_slot
 from games.services.deadlines import draw_offer_lifetime
 from games.services.envelope import finish, player_command
 
@@ -41,6 +41,7 @@ def offer_draw(*, game_id: int, identity: Identity) -> Game:
                 )
                 % {"count": wait},
             )
+        take_offer_slot(game, side, "draw")
         game.draw_offer_side = side
         game.draw_offer_at = moment
         commit_and_announce(game, "draw_offer")

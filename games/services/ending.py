@@ -6,11 +6,13 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.identity import Identity
-from games.models import EndReason, Game
+from games.models import CLOCK_START_PLY, EndReason, Game
 from games.services.base import Code, GameError, locked
 from games.services.envelope import announce_finished, finish, flag_if_expired, player_command
 
-ABORT_MAX_PLY = 2  # either player may abort while fewer plies than this were played
+ABORT_MAX_PLY = (
+    CLOCK_START_PLY  # either player may abort while fewer plies than this were played (no clock ran yet)
+)
 
 __all__ = [
     "ABORT_MAX_PLY",

@@ -23,7 +23,7 @@ from typing import TypeVar
 from django.db import transaction
 
 from accounts.identity import Identity
-from games.models import EndReason, Game
+from games.models import CLOCK_START_PLY, EndReason, Game
 from games.services.base import GameError, commit_and_announce, locked, now, side_of
 from games.services.decide import Decision, Flag, Go, Refuse, expired_side, gate, out_of_time
 from games.signals import game_finished
@@ -59,7 +59,15 @@ def announce_finished(game_id: int) -> None:
 
 
 def flag_on_time(game: Game, side: int) -> None:
-    """``side``'s clock has run out: a loss on time (inside the caller's transaction)."""
+    """``side``'s clock has run out: a loss on time (inside the caller's transaction).
+
+    Before each side has moved (``Game.clocks_started``) it was the first move's
+    window (or a correspondence game's first deadline): the game is called off,
+    never rated, as lichess does (docs/decisions.md).
+    """
+    if game.ply < CLOCK_START_PLY:
+        finish(game, winner=None, reason=EndReason.ABORTED, status=Game.Status.ABORTED)
+        return
     game.set_clock(side, 0)
     finish(game, winner=1 - side, reason=EndReason.TIMEOUT)
 
@@ -101,7 +109,7 @@ def command(
         if not isinstance(decision, Flag):
             return carry_out(game, side, decision)
         flag_on_time(game, decision.side)
-        refusal = out_of_time(decision.side, side)
+        refusal = out_of_time(decision.side, side, called_off=game.status == Game.Status.ABORTED)
         if goes_on_after_flag:
             try:
                 with transaction.atomic():  # a refusal now must not undo the flag

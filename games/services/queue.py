@@ -51,7 +51,7 @@ def follow_ups(game: Game, *, turn_changed: bool = True) -> list[Callable[[], ob
         from games.live.events import send_your_turn
 
         wanted.append(lambda: send_your_turn(mover, game_id))
-    left = game.clock_ms(to_move)
+    left = game.turn_window_ms(to_move)  # before the clocks start, the first move's window
     if game.time_control and left <= FLAG_HORIZON.total_seconds() * 1000:
         countdown = max(0.0, left / 1000) + 0.05
         wanted.append(lambda: arm_flag(game_id, ply, countdown))

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from accounts.identity import Identity
 from games.models import Game
-from games.services.base import Code, GameError, commit_and_announce, locked, now
+from games.services.base import Code, GameError, commit_and_announce, locked, now, take_offer_slot
 from games.services.deadlines import rematch_offer_lifetime
 from games.services.envelope import player_command
 from games.services.setup import _save_new, _start
@@ -60,6 +60,7 @@ def offer_rematch(*, game_id: int, identity: Identity) -> Game:
             if game.rematch_offer_side == side:
                 raise GameError(Code.OFFER_PENDING, _("Your rematch offer is waiting for an answer."))
             return _start_rematch(game)
+        take_offer_slot(game, side, "rematch")
         game.rematch_offer_side = side
         game.rematch_offer_at = moment
         commit_and_announce(game, "rematch_offer")

@@ -20,7 +20,7 @@ from games.models import (
     EndReason,
     Game,
 )
-from games.services import deadlines, queue
+from games.services import deadlines, limits, queue
 from games.services.base import Code, GameError, commit_and_announce, locked, now
 from games.services.ending import end_for_new_game
 from games.services.envelope import announce_finished, player_command
@@ -92,8 +92,13 @@ def create_computer_game(
     minutes: int = 0,
     increment: int = 0,
     start_fen: str = "",
+    address: str = "",
 ) -> Game:
-    """A game against the computer; it starts at once (from ``start_fen`` when given: "Play from here")."""
+    """A game against the computer; it starts at once (from ``start_fen`` when given: "Play from here").
+
+    ``address`` is the client's address block (config.ratelimit): a guest's games are
+    also limited per address, since a new cookie is a new guest.
+    """
     engine = get(game)  # KeyError for an unknown game is a programming error; views validate first
     if level not in AI_LEVELS:
         raise GameError(Code.BAD_LEVEL, _("Choose Easy, Medium or Hard."))
@@ -110,6 +115,7 @@ def create_computer_game(
     side = random.randrange(2) if side is None else side
     with transaction.atomic():
         base, extra = _validate_time_control(minutes, increment, computer=True)
+        remembered = limits.refuse_too_many_computer_games(identity, address)
         new = Game(game=game, kind=Game.Kind.COMPUTER, time_control=base, increment=extra)
         if start is not None:
             new.start_fen = engine.fen(start)
@@ -120,6 +126,9 @@ def create_computer_game(
         _start(new)
         _save_new(new)
         queue.follow_up(new)
+        if identity.guest is not None and identity.user is None and address:
+            # At once, not on commit: an id whose game was rolled back counts as nothing.
+            limits.remember_address_game(address, remembered, new.pk, identity.guest.key)
     return new
 
 

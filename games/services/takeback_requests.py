@@ -25,7 +25,7 @@ from django.utils.translation import ngettext
 
 from accounts.identity import Identity
 from games.models import TAKEBACK_MIN_CLOCK_MS, Game, Move
-from games.services.base import Code, GameError, commit_and_announce, now
+from games.services.base import Code, GameError, commit_and_announce, now, take_offer_slot
 from games.services.decide import SERVER_CLIENT_ID
 from games.services.envelope import player_command
 
@@ -82,6 +82,7 @@ def request_takeback(*, game_id: int, identity: Identity) -> Game:
         if _cut(list(Move.objects.filter(game=game).order_by("ply")), side) is None:
             raise GameError(Code.NOTHING_TO_UNDO, _("There is no move of yours to take back."))
         _refuse_in_the_last_seconds(game)
+        take_offer_slot(game, side, "takeback")
         game.takeback_side = side
         game.set_takeback_asked_ply(side, game.ply)
         commit_and_announce(game, "takeback_request")

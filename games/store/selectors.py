@@ -7,11 +7,31 @@ from datetime import datetime
 
 from django.db.models import F, Q
 
+from games.engines.record import dump_record
 from games.models import SPEED_BOUNDS, SPEED_MOVES, Game, Speed, clock_speed
 from games.names import GAME_NAMES
 from games.store import ratings as lent_ratings
 
 RECENT_GAMES = 10
+
+
+def record_text(game: Game, *, site: str) -> str:
+    """The game's record in the site's format (games/engines/record.py): its download and the API's."""
+    result = "*"
+    if game.is_over:
+        scores: dict[int | None, str] = {0: "1-0", 1: "0-1"}
+        result = scores.get(game.winner, "1/2-1/2") if game.status == Game.Status.FINISHED else "*"
+    headers = {
+        "Site": site,
+        "Date": (game.started_at or game.created_at).strftime("%Y.%m.%d"),
+        "Player0": game.side_name(0),
+        "Player1": game.side_name(1),
+        "Result": result,
+        "Termination": game.end_reason or "unterminated",
+    }
+    if game.start_fen:
+        headers["FEN"] = game.start_fen
+    return dump_record(game.engine, list(game.tokens), headers, start=game.start_state())
 
 
 @dataclass(frozen=True)

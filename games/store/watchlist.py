@@ -46,18 +46,25 @@ class Watchable:
     id: int
     game: str
     players: tuple[Seat, Seat]
-    time_control: str  # "5+3"
+    base_seconds: int  # the clock as stored; its label is made when shown, in the viewer's language
+    increment: int
+    days_per_move: int
     ply: int
     computer: bool
     strength: float
     spectators: int = field(default=0, compare=False)
 
     @property
+    def time_control(self) -> str:
+        """ "5+3", or "3 days" for a correspondence game: as every other page writes it."""
+        return time_control_label(self.base_seconds, self.increment, self.days_per_move)
+
+    @property
     def user_ids(self) -> set[int]:
         return {seat.user_id for seat in self.players if seat.user_id is not None}
 
     def as_json(self) -> dict[str, Any]:
-        """One row of the feed (docs/protocol.md, "Games to watch")."""
+        """One row of the feed (docs/protocol.md, "Games to watch"), in the active language."""
         return {
             "id": self.id,
             "game": self.game,
@@ -85,6 +92,7 @@ _COLUMNS = (
     "ply",
     "time_control",
     "increment",
+    "days_per_move",
     *(f"{column}{side}" for side in (0, 1) for column in ("user", "guest", "ai")),
 )
 
@@ -98,7 +106,7 @@ def games_in_play(*, limit: int = READ_LIMIT) -> list[Watchable]:
     )[:limit]
     rows = list(
         in_play.values(
-            "id", "game", "ply", "time_control", "increment", "started_at",
+            "id", "game", "ply", "time_control", "increment", "days_per_move", "started_at",
             "user0_id", "user0__username", "guest0_name", "ai0",
             "user1_id", "user1__username", "guest1_name", "ai1",
         )
@@ -126,7 +134,9 @@ def _watchable(row: Mapping[str, Any], ratings: Ratings) -> Watchable:
         id=row["id"],
         game=row["game"],
         players=seats,
-        time_control=time_control_label(row["time_control"], row["increment"]),
+        base_seconds=row["time_control"],
+        increment=row["increment"],
+        days_per_move=row["days_per_move"],
         ply=row["ply"],
         computer=any(seat.kind == "computer" for seat in seats),
         strength=sum(START_RATING if seat.rating is None else seat.rating for seat in seats) / 2,

@@ -11,15 +11,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.identity import forget_new_guest, identity_from_request
+from config.ratelimit import request_address
 from games import services
 from games.engines import ENGINES
-from games.engines.record import dump_record
 from games.live import events
 from games.models import Analysis, Game, time_control_label
 from games.services import analysis as game_analysis
 from games.services import analysis_board as board_analysis
 from games.store import tournament as lent_tournament
-from games.store.selectors import open_challenges, your_move
+from games.store.selectors import open_challenges, record_text, your_move
 from games.web.forms import LobbyFilterForm, NewGameForm
 
 
@@ -141,6 +141,7 @@ def new_game(request):
                 side=data["side_number"],
                 minutes=data["minutes"],
                 increment=data["increment"],
+                address=request_address(request),
             )
         else:
             game = services.create_human_game(
@@ -288,7 +289,8 @@ def quick_seek(request):
             days_per_move=days,
         )
     except services.GameError as exc:
-        return JsonResponse({"error": exc.code, "message": exc.message}, status=400)
+        status = 429 if exc.code == services.Code.RATE_LIMITED else 400
+        return JsonResponse({"error": exc.code, "message": exc.message}, status=status)
     if game is None:
         return JsonResponse({"status": "waiting"})
     return JsonResponse({"status": "paired", "url": game.get_absolute_url()})
@@ -376,21 +378,7 @@ def record(request, game_id: int):
     game = get_object_or_404(Game.objects.select_related("user0", "user1"), pk=game_id)
     if game.status == Game.Status.WAITING:
         raise Http404
-    result = "*"
-    if game.is_over:
-        scores: dict[int | None, str] = {0: "1-0", 1: "0-1"}
-        result = scores.get(game.winner, "1/2-1/2") if game.status == Game.Status.FINISHED else "*"
-    headers = {
-        "Site": request.get_host(),
-        "Date": (game.started_at or game.created_at).strftime("%Y.%m.%d"),
-        "Player0": game.side_name(0),
-        "Player1": game.side_name(1),
-        "Result": result,
-        "Termination": game.end_reason or "unterminated",
-    }
-    if game.start_fen:
-        headers["FEN"] = game.start_fen
-    text = dump_record(game.engine, list(game.tokens), headers, start=game.start_state())
+    text = record_text(game, site=request.get_host())
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{game.game}-{game.pk}.txt"'
     return response
@@ -455,6 +443,7 @@ def play_from_here(request, game_id: int):
             identity=identity_from_request(request),
             level=request.POST.get("level", ""),
             side=side,
+            address=request_address(request),
         )
     except game_analysis.AnalysisRefused as refused:
         forget_new_guest(request)

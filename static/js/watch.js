@@ -4,6 +4,7 @@
 // which moves on to the next best game a few seconds after its game ends.
 
 import { GameClient } from "./play/client.js";
+import { clockLeft, readClock } from "./play/clock.js";
 import { loadRenderer, readJson } from "./play/renderers.js";
 import { formatClock, playerName, resultText, turnText } from "./play/text.js";
 import { format, ngettext } from "./i18n.js";
@@ -78,6 +79,7 @@ const tv = {
   renderer: null,
   rendererKind: null,
   endedAt: null, // when the game on screen ended (performance.now())
+  clock: null, // the game's clock as read when its snapshot arrived (play/clock.js)
   timer: null,
 };
 
@@ -127,12 +129,15 @@ async function follow(entry) {
   $("#tv-game").hidden = entry === null;
   root.dataset.tvGame = entry ? String(entry.id) : "";
   if (!entry) return;
+  $("#tv-game").dataset.game = entry.game; // board.css draws the players' swatches by game
   $("#tv-open").href = entry.url;
   showWatchers(entry.spectators);
   if (tv.rendererKind !== entry.game) {
     const renderers = await loadRenderer(entry.game);
     if (tv.entry !== entry) return; // another game was chosen meanwhile
+    // A renderer marks its host with its game's class (board-reversi...): the last game's must go.
     $("#tv-board").replaceChildren();
+    $("#tv-board").className = "board-host tv-board";
     tv.renderer = renderers.createRenderer($("#tv-board"), { play: () => {}, lines });
     tv.rendererKind = entry.game;
   }
@@ -144,6 +149,7 @@ async function follow(entry) {
 
 function showTvGame(game) {
   if (!tv.entry || game.id !== tv.entry.id) return;
+  tv.clock = readClock(game.clock);
   tv.renderer.render({ snapshot: game, position: game.position, you: null, canMove: false, showHints: false });
   root.querySelectorAll(".tv-player").forEach((box) => {
     const side = Number(box.dataset.side);
@@ -174,10 +180,9 @@ function showClocks() {
     root.querySelectorAll(".tv-player .clock").forEach((clock) => { clock.textContent = ""; });
     return;
   }
-  const { ms, running, at } = game.clock;
   root.querySelectorAll(".tv-player").forEach((box) => {
     const side = Number(box.dataset.side);
-    const left = running === side && game.status === "active" ? ms[side] - (Date.now() - at) : ms[side];
+    const left = clockLeft(tv.clock, side, game.status === "active");
     box.querySelector(".clock").textContent = formatClock(left);
   });
 }

@@ -10,7 +10,7 @@ from accounts.identity import Identity
 from chat.models import ChatReport
 from games import services
 from games.models import Game
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import PHONE, screenshot
 from tests.browser.pages import in_thread, open_game
 from tests.chat.conftest import finish_games
 
@@ -90,3 +90,62 @@ def test_players_chat_safely_a_guest_spectator_uses_phrases_and_a_line_is_report
     expect(bob.locator("#chat-status")).to_contain_text("Reported")
     report = ChatReport.objects.get()
     assert (report.reporter_id, report.line.text) == (bob_user.pk, NASTY)
+
+
+def shown(report) -> bool:
+    """Whether a person sees the button (computed style: hidden, or fully transparent, is not seen)."""
+    return report.evaluate(
+        "(el) => { const s = getComputedStyle(el); return s.visibility === 'visible' && Number(s.opacity) > 0; }"
+    )
+
+
+def tappable(report) -> bool:
+    return report.evaluate(
+        "(el) => { const s = getComputedStyle(el); return s.visibility === 'visible' && s.pointerEvents !== 'none'; }"
+    )
+
+
+def test_report_is_reached_by_tab_on_a_computer_and_by_a_tap_on_the_line_on_a_phone(
+    new_context, login_session, user_factory
+):
+    """No hover needed: Shift+Tab from the phrases lands on the last line's Report (shown while focused),
+    and on a touch screen a tap on a line shows its Report, which an unseen Report never takes by accident."""
+    alice_user, bob_user = user_factory("alice"), user_factory("bob")
+    finish_games(alice_user, bob_user)
+    game = in_thread(game_between, alice_user, bob_user)
+    alice = new_context(session_cookie=login_session(alice_user)).new_page()
+    bob_desk = new_context(session_cookie=login_session(bob_user)).new_page()
+    bob_phone = new_context(
+        session_cookie=login_session(bob_user), viewport=PHONE, has_touch=True, is_mobile=True
+    ).new_page()
+    for page in (alice, bob_desk, bob_phone):
+        open_game(page, f"/play/{game.pk}/")
+    for text in ("first line", "second line"):
+        alice.fill("#chat-text", text)
+        alice.press("#chat-text", "Enter")
+    for page in (bob_desk, bob_phone):
+        expect(page.locator("#chat-lines .chat-line .chat-text")).to_have_text(["first line", "second line"])
+    first, second = (bob_desk.locator("#chat-lines .chat-line").nth(k) for k in (0, 1))
+    assert not shown(second.locator(".chat-report"))  # out of the way until wanted
+
+    # A keyboard: back from the first phrase button to the last line's Report, shown, and Enter reports.
+    bob_desk.locator("[data-preset]").first.focus()
+    bob_desk.keyboard.press("Shift+Tab")
+    report = second.locator(".chat-report")
+    expect(report).to_be_focused()
+    assert shown(report)
+    bob_desk.keyboard.press("Enter")
+    expect(bob_desk.locator("#chat-status")).to_contain_text("Reported")
+    assert not shown(first.locator(".chat-report"))
+
+    # A phone: the unseen Report takes no tap; a tap on the line shows it; a tap on it reports.
+    line = bob_phone.locator("#chat-lines .chat-line").first
+    report = line.locator(".chat-report")
+    assert not shown(report) and not tappable(report)
+    line.locator(".chat-text").tap()
+    assert shown(report) and tappable(report)
+    screenshot(bob_phone, "chat-report-tapped-phone")
+    report.tap()
+    expect(bob_phone.locator("#chat-status")).to_contain_text("Reported")
+    assert sorted(ChatReport.objects.values_list("line__text", flat=True)) == ["first line", "second line"]
+    assert set(ChatReport.objects.values_list("reporter_id", flat=True)) == {bob_user.pk}

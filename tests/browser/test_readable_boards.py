@@ -54,8 +54,11 @@ def cell_box(page, token: str) -> dict:
     return page.locator(f'[data-cell="{token}"]').bounding_box()
 
 
-def test_every_board_names_its_squares_and_turns_round_at_both_sizes(new_context):
-    page = new_context().new_page()
+def test_every_board_names_its_squares_and_turns_round_at_both_sizes(
+    new_context, user_factory, login_session
+):
+    # A registered player: five games against the computer at once are more than a guest's two.
+    page = new_context(session_cookie=login_session(user_factory("rita"))).new_page()
     # The text under each board (files) and beside it (ranks), as a player reads them.
     expected = {
         "reversi": ("abcdefgh", [str(n) for n in range(1, 9)]),

@@ -22,6 +22,7 @@ from tests.browser.pages import (
     wait_my_turn_or_over,
 )
 from tests.browser.test_readable_boards import axe_violations
+from tests.games.test_analysis import finished_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -257,8 +258,9 @@ def test_the_table_is_walked_with_arrows_home_end_pages_and_jumps(new_context):
     screenshot(page, "screen-reader-reversi-commands-desktop")
 
 
-def test_ataxx_quantum_and_four_tac_toe_read_as_text(new_context):
-    page = new_context().new_page()
+def test_ataxx_quantum_and_four_tac_toe_read_as_text(new_context, user_factory, login_session):
+    # A registered player: four games against the computer at once are more than a guest's two.
+    page = new_context(session_cookie=login_session(user_factory("sam"))).new_page()
     switch_on_from_the_first_control(page)
 
     start_game_from_home(page, "ataxx", opponent="computer", level="easy", clock="untimed", side="0")
@@ -405,10 +407,16 @@ def test_every_page_passes_axe_in_both_views_and_every_board_is_photographed(
         page.wait_for_function("() => window.__game.snapshot.ply >= 1")
         wait_my_turn_or_over(page)
         games[game] = snapshot(page)["id"]
+    # A finished game, analysed as a player asks for it: its replay carries the graph and the accuracy table.
+    analysed = finished_game(user=alice).pk
+    open_replay(page, analysed)
+    page.click("#analyse")
+    expect(page.locator("#analysis-status")).to_have_text("Analysis complete.", timeout=60_000)
     pages = [
         "/",
         *(f"/play/{games[game]}/" for game in GAMES),
         *(f"/play/{games[game]}/replay/" for game in GAMES),
+        f"/play/{analysed}/replay/",
         *(f"/analysis/{game}/" for game in GAMES),
         *(f"/rules/{game}/" for game in GAMES),
         "/history/",
@@ -435,6 +443,9 @@ def test_every_page_passes_axe_in_both_views_and_every_board_is_photographed(
             browser_page.wait_for_load_state("networkidle")
             if "/play/" in url and "/replay/" not in url:
                 browser_page.wait_for_function(READY)
+            if url == f"/play/{analysed}/replay/":
+                expect(browser_page.locator("#analysis-summary")).to_be_visible()
+                screenshot(browser_page, f"replay-analysed-{view}-{size}")
             if view == "screen-reader" and ("/play/" in url or "/analysis/" in url):
                 expect(browser_page.locator("table.sr-grid[role=grid]")).to_be_visible()
                 expect(browser_page.locator("#sr-panel")).to_be_visible()

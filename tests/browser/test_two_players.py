@@ -41,14 +41,18 @@ def test_a_draw_offered_by_one_player_and_accepted_by_the_other(new_context):
     wait_ply(bob, 1)
     expect(bob.locator("#status")).to_contain_text("played d3")
     expect(bob.locator("#move-list li.last")).to_have_text("d3")
-    # Bob's clock runs, on both screens, counted down locally between messages.
-    clock = alice.locator('.player[data-side="1"] .clock')
+    # No clock runs until each side has moved (docs/decisions.md); then the mover's runs, on both
+    # screens, counted down locally between messages.
+    expect(alice.locator(".clock.running")).to_have_count(0)
+    click_move(bob, "reversi", "c5")
+    wait_ply(alice, 2)
+    clock = bob.locator('.player[data-side="0"] .clock')
     expect(clock).to_have_class("clock running")
     before = clock.text_content()
-    alice.wait_for_timeout(1200)
+    bob.wait_for_timeout(1200)
     assert (
         clock.text_content() != before
-        and alice.locator('.player[data-side="0"] .clock').text_content() != "5:00"
+        and bob.locator('.player[data-side="1"] .clock').text_content() == "5:00"
     )
 
     bob.click('[data-action="offer_draw"]')

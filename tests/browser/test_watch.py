@@ -9,9 +9,10 @@ from playwright.sync_api import expect
 
 from accounts.identity import Identity
 from games import services
+from games.engines import get as engine_of
 from games.models import Game
 from ratings.models import Rating
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import DESKTOP, screenshot
 from tests.browser.pages import READY, in_thread
 from tests.browser.test_readable_boards import axe_violations
 
@@ -20,17 +21,19 @@ pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(t
 PHONE = {"width": 360, "height": 740}
 
 
-def people_game(first, second, *, minutes: int = 5, increment: int = 0) -> Game:
+def people_game(first, second, *, game: str = "reversi", minutes: int = 5, increment: int = 0) -> Game:
     def create() -> Game:
-        game = services.create_human_game(
+        created = services.create_human_game(
             identity=Identity(first, None),
-            game="reversi",
+            game=game,
             kind=Game.Kind.INVITE_LINK,
             side=0,
             minutes=minutes,
             increment=increment,
         )
-        return services.join_game(game_id=game.pk, identity=Identity(second, None), token=game.invite_token)
+        return services.join_game(
+            game_id=created.pk, identity=Identity(second, None), token=created.invite_token
+        )
 
     return in_thread(create)
 
@@ -84,3 +87,120 @@ def test_the_watch_page_follows_games_and_its_tv_moves_on_when_the_featured_game
     expect(visitor.locator("#tv-status")).to_contain_text("carol to move.")
     visitor.close()
     expect(player.locator("#watchers")).to_be_hidden()  # nobody watches alice's page any more
+
+
+BOARDS = ["reversi", "ataxx", "ultimate_ttt", "quantum_ttt", "four_tac_toe"]
+MOVES_PLAYED = 4
+# The pieces on each board, and the paint that makes each one visible.
+PIECES = {"reversi": ".disc.p0, .disc.p1", "ataxx": ".disc.p0, .disc.p1"}
+MARKS = ".mark-x, .mark-o"
+
+# WCAG's contrast ratio of each piece on the TV against its cell (1.4.11 asks 3:1 of graphics),
+# from computed styles: an unset colour variable leaves a black fill or no stroke at all.
+CONTRASTS = """async ([board, pieces]) => {
+  const channel = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const luminance = (paint) => {
+    const [r, g, b] = paint.match(/[\\d.]+/g).slice(0, 3).map(Number).map(channel);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const ratio = (a, b) => {
+    const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (light + 0.05) / (dark + 0.05);
+  };
+  const host = document.querySelector(board);
+  // The colours once a disc's flip or a mark's fade has finished: mid-way, a colour is neither side's.
+  await Promise.all(host.getAnimations({ subtree: true }).map((animation) => animation.finished));
+  const cell = getComputedStyle(host.querySelector(".cell-bg")).fill;
+  return [...host.querySelectorAll(pieces)].map((piece) => {
+    const style = getComputedStyle(piece);
+    // Discs and Quantum's spooky marks (text) are filled; X and O are drawn as strokes.
+    const paint = piece.matches(".disc, .spooky") ? style.fill : style.stroke;
+    return paint.startsWith("rgb") ? Math.round(ratio(paint, cell) * 100) / 100 : 0;
+  });
+}"""
+
+
+# Every list the Watch page's socket brings, kept for the test to wait on.
+SOCKET_FEEDS = """
+window.__socketFeeds = [];
+document.addEventListener("site:notify", (event) => {
+  if (event.detail?.type === "watch") window.__socketFeeds.push(event.detail);
+});
+"""
+
+
+def play_moves(game: Game, players, count: int) -> None:
+    """``count`` legal moves on ``game``, by the side to move each time, as the server takes them."""
+    engine = engine_of(game.game)
+
+    def play() -> None:
+        for ply in range(count):
+            current = Game.objects.get(pk=game.pk)
+            state = current.engine_state()
+            side = engine.to_move(state)
+            token = engine.legal_moves(state)[0]
+            services.play_move(game_id=game.pk, identity=Identity(players[side], None), token=token, ply=ply)
+
+    in_thread(play)
+
+
+def test_the_tv_shows_every_game_in_progress_with_visible_pieces_at_both_sizes(
+    new_context, user_factory, redis_layer
+):
+    """Every channel's board, on the TV, at 1280x800 and 360x740: the position, its pieces readable on their cells,
+    the players' swatches in the game's own colours (X and O, not Reversi's discs), the buttons in the site's font."""
+    alice, bob = user_factory("alice"), user_factory("bob")
+    games = {}
+    for kind in BOARDS:
+        games[kind] = people_game(alice, bob, game=kind)
+        play_moves(games[kind], (alice, bob), MOVES_PLAYED)
+    page = new_context().new_page()
+    page.add_init_script(SOCKET_FEEDS)
+    page.goto("/watch/")
+    watch = page.locator("[data-watch]")
+    # The site's daphne outlives each test's database: its feed may first send the last test's games (up to
+    # GAMES_WATCH_SECONDS old). Channels are chosen once a list from the socket has all five of this test's.
+    page.wait_for_function(
+        "(ids) => window.__socketFeeds.some((feed) => Object.entries(ids).every(([kind, id]) => feed.tv[kind]?.id === id))",
+        arg={kind: game.pk for kind, game in games.items()},
+    )
+    body_font = page.evaluate("getComputedStyle(document.body).fontFamily")
+    for viewport, size in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        page.set_viewport_size(viewport)
+        for kind in BOARDS:
+            page.locator(f'.tv-channel[data-kind="{kind}"]').click()
+            expect(watch).to_have_attribute("data-tv-game", str(games[kind].pk))
+            page.wait_for_function(  # the position, as played, on the TV's board
+                "([id, ply]) => window.__watch.tv.snapshot?.id === id && window.__watch.tv.snapshot.ply === ply",
+                arg=[games[kind].pk, MOVES_PLAYED],
+            )
+            pieces = PIECES.get(kind, MARKS)
+            expect(page.locator(f"#tv-board.board-{kind.split('_')[0]} .board-svg")).to_be_visible()
+            expect(page.locator(f"#tv-board :is({pieces})").nth(MOVES_PLAYED - 1)).to_be_attached()
+            contrasts = page.evaluate(CONTRASTS, ["#tv-board", pieces])
+            assert contrasts and min(contrasts) >= 3, (kind, size, contrasts)
+
+            swatches = page.evaluate("""() => [...document.querySelectorAll('.tv-player .swatch')].map((s) => {
+                const style = getComputedStyle(s);
+                return [style.backgroundColor, style.borderRadius];
+            })""")
+            first_piece = page.evaluate(
+                """([pieces]) => {
+                    const piece = document.querySelector(`#tv-board :is(${pieces}):is(.p0, .mark-x)`);
+                    const style = getComputedStyle(piece);
+                    return piece.matches(".disc, .spooky") ? style.fill : style.stroke;
+                }""",
+                [pieces],
+            )
+            assert swatches[0][0] == first_piece, (kind, swatches, first_piece)  # the first player's colour
+            assert swatches[0][0] != swatches[1][0]
+            assert (swatches[0][1] == "50%") == (kind in PIECES), (kind, swatches)  # a disc, or a square mark
+
+            box = page.locator("#tv-board .board-svg").bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], (kind, size)
+            assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], (kind, size)
+            screenshot(page, f"watch-tv-{kind}-{size}")
+        channel_fonts = page.evaluate(
+            "[...document.querySelectorAll('.tv-channel')].map((b) => getComputedStyle(b).fontFamily)"
+        )
+        assert set(channel_fonts) == {body_font}

@@ -39,7 +39,7 @@ def test_a_site_caches_them_under_its_var_directory_and_an_explicit_setting_wins
     assert cache_dir_numba_uses(DJANGO_VAR_DIR=str(tmp_path), NUMBA_CACHE_DIR=str(chosen)) == str(chosen)
 
 
-@pytest.mark.parametrize("unit", ["fiveboards-worker-live", "fiveboards-worker-background"])
+@pytest.mark.parametrize("unit", deploy.WORKER_UNITS)
 def test_the_worker_units_keep_the_cache_in_their_state_directory(unit):
     """It survives a new release directory, and the service user can write it despite ProtectHome=yes."""
     lines = (deploy.UNITS_DIR / f"{unit}.service").read_text().splitlines()

@@ -14,21 +14,17 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.core.cache import cache
-from django.db import connection
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from games import services
+from games.engines import get as get_engine
 from games.models import Game
 from games.services import queue
 from tests.games.test_consumers import next_of, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-needs_postgresql = pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="the fast path is PostgreSQL's"
-)
 
 
 def refuse_broadcasts(monkeypatch, count: int) -> list[str]:
@@ -67,7 +63,6 @@ def later(monkeypatch, **delta) -> None:
     monkeypatch.setattr(timezone, "now", lambda: moment)
 
 
-@needs_postgresql
 async def test_a_fast_move_whose_broadcast_fails_is_acknowledged_as_played_and_reaches_the_opponent(
     human_game, monkeypatch
 ):
@@ -116,8 +111,6 @@ async def test_a_locked_path_move_whose_broadcast_fails_is_acknowledged_as_playe
 async def test_the_sweep_brings_the_computer_s_reply_to_a_move_whose_announcement_and_task_were_lost(
     player_factory, monkeypatch, settings, fast
 ):
-    if fast and connection.vendor != "postgresql":
-        pytest.skip("the fast path is PostgreSQL's")
     settings.GAMES_FAST_MOVES = fast
     alice, cookie = await database_sync_to_async(player_factory)("alice")
     game = await database_sync_to_async(services.create_computer_game)(
@@ -146,14 +139,22 @@ async def test_the_sweep_brings_the_computer_s_reply_to_a_move_whose_announcemen
 async def test_the_sweep_flags_a_clock_whose_move_announcement_and_flag_task_were_lost(
     human_game, monkeypatch, settings
 ):
-    settings.GAMES_FAST_MOVES = connection.vendor == "postgresql"
-    game_id, (_, alice), _ = await database_sync_to_async(human_game)(minutes=1)
+    game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)(minutes=1)
     a, _ = await open_socket(game_id, alice)
-    # alice's own flag task, pending since the start, would stand for bob's later clock (queue.arm_flag).
+    b, _ = await open_socket(game_id, bob)
+    # The clocks start once each side has moved (docs/decisions.md): two opening moves first.
+    await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": "m1"})
+    await next_of(a, "ack", "error")
+    await b.send_json_to({"type": "move", "move": "c5", "ply": 1, "id": "m2"})
+    await next_of(b, "ack", "error")
+    await b.disconnect()
+    reversi = get_engine("reversi")
+    third = reversi.legal_moves(reversi.play(reversi.play(reversi.initial(), "d3"), "c5"))[0]
+    # alice's own flag task, pending since ply 2, would stand for bob's later clock (queue.arm_flag).
     await database_sync_to_async(cache.delete)(queue._flag_key(game_id))
     refuse_broadcasts(monkeypatch, 1)
     tasks = refuse_tasks(monkeypatch)
-    await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": "m1"})
+    await a.send_json_to({"type": "move", "move": third, "ply": 2, "id": "m3"})
     await next_of(a, "ack", "error")
     assert tasks == ["games.tasks.flag"]  # bob's clock (under 75 s) would have had its task
     await a.disconnect()

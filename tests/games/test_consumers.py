@@ -77,7 +77,9 @@ async def test_both_players_see_a_move_and_only_the_mover_gets_the_ack(human_gam
     for seen in (seen_by_a, seen_by_b):
         assert seen["event"] == "move" and seen["v"] == v + 1
         game = shown(seen, state_b["game"])
-        assert game["moves"] == ["d3"] and game["clock"]["running"] == 1 and game["ply"] == 1
+        assert game["moves"] == ["d3"] and game["ply"] == 1
+        # No clock runs until each side has moved; Bob's first move has its window (docs/decisions.md).
+        assert game["clock"]["running"] is None and game["clock"]["first_move_ms"] > 0
     assert seen_by_b["you"] == 1 and "ack" not in seen_by_b
     await a.disconnect()
     await b.disconnect()
@@ -263,7 +265,7 @@ async def test_reconnecting_puts_a_player_back_into_the_position(human_game):
     await a.disconnect()
     again, state = await open_socket(game_id, alice)
     assert state["game"]["moves"] == ["d3"] and state["you"] == 0
-    assert state["game"]["clock"]["running"] == 1
+    assert state["game"]["clock"]["running"] is None and state["game"]["clock"]["first_move_ms"] > 0
     await again.disconnect()
 
 
@@ -316,15 +318,22 @@ async def test_an_unknown_game_closes_the_socket():
     assert not connected and code == 4404
 
 
+def _opened(game_id: int, alice, bob) -> None:
+    """Each side's first move (d3 c5): the clocks run from here (docs/decisions.md)."""
+    services.play_move(game_id=game_id, identity=alice, token="d3", ply=0)
+    services.play_move(game_id=game_id, identity=bob, token="c5", ply=1)
+
+
 async def test_a_sync_after_the_clock_ran_out_shows_the_loss_on_time(human_game):
-    game_id, (_, alice), _ = await database_sync_to_async(human_game)(minutes=1)
+    game_id, (alice_identity, alice), (bob_identity, _) = await database_sync_to_async(human_game)(minutes=1)
+    await database_sync_to_async(_opened)(game_id, alice_identity, bob_identity)
     a, _ = await open_socket(game_id, alice)
     await database_sync_to_async(
         lambda: Game.objects.filter(pk=game_id).update(turn_started_at=timezone.now() - timedelta(seconds=70))
     )()
     await a.send_json_to({"type": "sync"})
     state = await next_of(a, "state")
-    assert state["game"]["result"] == {"winner": 1, "reason": "timeout", "score": [2, 2]}
+    assert state["game"]["result"] == {"winner": 1, "reason": "timeout", "score": [3, 3]}
     await a.disconnect()
 
 
@@ -352,7 +361,10 @@ async def test_a_move_made_while_the_opponent_s_socket_opens_still_reaches_it(hu
 
 async def test_accepting_a_draw_after_the_clock_ran_out_loses_on_time_instead(human_game):
     """Alice offered a draw and let her clock run out; Bob accepts before any flag task came."""
-    game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)(minutes=1)
+    game_id, (alice_identity, alice), (bob_identity, bob) = await database_sync_to_async(human_game)(
+        minutes=1
+    )
+    await database_sync_to_async(_opened)(game_id, alice_identity, bob_identity)
     a, _ = await open_socket(game_id, alice)
     b, _ = await open_socket(game_id, bob)
     await a.send_json_to({"type": "offer_draw"})
@@ -364,7 +376,7 @@ async def test_accepting_a_draw_after_the_clock_ran_out_loses_on_time_instead(hu
     end = await next_of(a, "event")
     while end["event"] != "end":  # Alice's own offer comes first
         end = await next_of(a, "event")
-    assert end["game"]["result"] == {"winner": 1, "reason": "timeout", "score": [2, 2]}
+    assert end["game"]["result"] == {"winner": 1, "reason": "timeout", "score": [3, 3]}
     refused = await next_of(b, "error")
     assert (refused["code"], refused["id"]) == ("game_over", 7)
     await a.disconnect()

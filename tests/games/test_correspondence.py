@@ -113,6 +113,9 @@ def test_a_three_day_game_over_a_clock_moved_forward_mails_reminds_and_is_flagge
 
 def test_a_player_out_of_time_cannot_act_before_the_sweep_comes(alice, bob, clock):
     game = three_day_game(alice, bob)
+    # After each side's first move: before them, a deadline passing calls the game off (test_clock_start.py).
+    services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    services.play_move(game_id=game.pk, identity=me(bob), token="c5", ply=1)
     clock.forward(days=3, seconds=1)
     # The envelope checks the deadline before any command: a draw offer ends the game on time first.
     with pytest.raises(services.GameError) as refused:

@@ -18,6 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 def fischer_game(alice, bob, *, minutes: int, increment: int) -> Game:
+    """Alice to move after the first move of each side (d3 c5), when the clocks have started (docs/decisions.md)."""
     created = services.create_human_game(
         identity=me(alice),
         game="reversi",
@@ -26,7 +27,11 @@ def fischer_game(alice, bob, *, minutes: int, increment: int) -> Game:
         minutes=minutes,
         increment=increment,
     )
-    return services.join_game(game_id=created.pk, identity=me(bob), token=created.invite_token)
+    game = services.join_game(game_id=created.pk, identity=me(bob), token=created.invite_token)
+    services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    services.play_move(game_id=game.pk, identity=me(bob), token="c5", ply=1)
+    game.refresh_from_db()
+    return game
 
 
 def test_a_move_in_time_is_charged_its_time_and_given_the_increment(user_factory):
@@ -34,9 +39,9 @@ def test_a_move_in_time_is_charged_its_time_and_given_the_increment(user_factory
     game = fischer_game(alice, bob, minutes=3, increment=2)
     assert game.time_control_label == "3+2"
     Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=10))
-    services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    services.play_move(game_id=game.pk, identity=me(alice), token="d6", ply=2)
     game.refresh_from_db()
-    move = Move.objects.get(game=game)
+    move = Move.objects.get(game=game, ply=2)
     assert move.time_used_ms >= 10_000
     assert game.clock0_ms == move.clock_left_ms == 180_000 - move.time_used_ms + 2_000
     assert game.clock1_ms == 180_000, "the waiting side's clock neither runs nor gains"
@@ -47,10 +52,10 @@ def test_a_move_after_the_clock_ran_out_gets_no_increment_and_loses(user_factory
     game = fischer_game(alice, bob, minutes=1, increment=30)
     Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=61))
     with pytest.raises(services.GameError) as refused:
-        services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+        services.play_move(game_id=game.pk, identity=me(alice), token="d6", ply=2)
     game.refresh_from_db()
     assert refused.value.code == "timeout"
-    assert (game.end_reason, game.clock0_ms, game.ply) == ("timeout", 0, 0)
+    assert (game.end_reason, game.clock0_ms, game.ply) == ("timeout", 0, 2)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -62,7 +67,12 @@ def test_the_computer_s_clock_gets_the_increment_too(user_factory):
     services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
     game.refresh_from_db()
     assert game.ply == 2, "the eager computer task answered"
-    reply = Move.objects.get(game=game, ply=1)
+    assert Move.objects.get(game=game, ply=1).clock_left_ms == 60_000, "its first move is free, as Alice's"
+    opening = game.engine.legal_moves(game.engine_state())[0]
+    services.play_move(game_id=game.pk, identity=me(alice), token=opening, ply=2)
+    game.refresh_from_db()
+    assert game.ply == 4, "the eager computer task answered"
+    reply = Move.objects.get(game=game, ply=3)
     assert reply.clock_left_ms == 60_000 - reply.time_used_ms + 5_000 == game.clock1_ms
 
 

@@ -78,7 +78,9 @@ async def test_a_move_is_stored_and_announced_without_the_locked_path(human_game
     assert locked_path_calls == []
     game = await database_sync_to_async(Game.objects.get)(pk=game_id)
     assert game.tokens == ["d3", "c3"] and game.ply == 2 and game.version == v + 2
-    assert game.clock0_ms < 5 * 60_000 and game.flag_at is not None and game.attention_at == game.flag_at
+    # Each side's first move is free (docs/decisions.md): the clocks start now, Alice's running.
+    assert game.clock0_ms == 5 * 60_000 and game.flag_at is not None and game.attention_at == game.flag_at
+    assert game.flag_at == game.turn_started_at + timedelta(minutes=5)
     assert await database_sync_to_async(_moves)(game_id) == [(0, "d3", 0, "m1"), (1, "c3", 1, "m2")]
     await a.disconnect()
     await b.disconnect()
@@ -218,16 +220,23 @@ async def test_a_move_after_the_clock_ran_out_is_handed_to_the_locked_path_which
     human_game, locked_path_calls, monkeypatch
 ):
     """The cached row says the clock has run out: the fast path stores nothing and the locked path flags."""
-    game_id, (_, alice), _ = await database_sync_to_async(human_game)(minutes=1)
+    game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)(minutes=1)
     a, _ = await open_socket(game_id, alice)
+    b, _ = await open_socket(game_id, bob)
+    # After each side's first move, when the clocks run (docs/decisions.md; tests/games/test_clock_start.py before).
+    for ply, (ws, token) in enumerate([(a, "d3"), (b, "c5")]):
+        await ws.send_json_to({"type": "move", "move": token, "ply": ply, "id": f"o{ply}"})
+        await next_of(ws, "ack")
+    await next_of(a, "event")
     moment = timezone.now() + timedelta(seconds=70)
     monkeypatch.setattr(timezone, "now", lambda: moment)  # Alice thought for 70 s on a 1-minute clock
-    await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": "m1"})
-    assert (await next_of(a, "error"))["code"] == "timeout" and locked_path_calls == ["d3"]
+    await a.send_json_to({"type": "move", "move": "d6", "ply": 2, "id": "m1"})
+    assert (await next_of(a, "error"))["code"] == "timeout" and locked_path_calls == ["d6"]
     game = await database_sync_to_async(Game.objects.get)(pk=game_id)
     assert (game.end_reason, game.winner, game.clock0_ms) == ("timeout", 1, 0)
-    assert await database_sync_to_async(_moves)(game_id) == []
+    assert len(await database_sync_to_async(_moves)(game_id)) == 2
     await a.disconnect()
+    await b.disconnect()
 
 
 async def test_a_guest_who_registers_mid_game_is_not_undone_by_the_next_move(human_game):

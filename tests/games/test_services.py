@@ -22,6 +22,14 @@ def live_game(alice, bob, *, game="reversi", minutes=5) -> Game:
     return services.join_game(game_id=created.pk, identity=me(bob), token=created.invite_token)
 
 
+def opened(game: Game, alice, bob) -> Game:
+    """After the first move of each side (Reversi d3 c5): the clocks run from here (docs/decisions.md)."""
+    services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    services.play_move(game_id=game.pk, identity=me(bob), token="c5", ply=1)
+    game.refresh_from_db()
+    return game
+
+
 def test_an_invite_link_game_starts_when_the_friend_joins(alice, bob):
     created = services.create_human_game(identity=me(alice), game="ataxx", kind=Game.Kind.INVITE_LINK, side=1)
     assert created.status == Game.Status.WAITING and created.user1 == alice
@@ -86,11 +94,11 @@ def test_a_declined_invitation_is_over(alice, bob):
 
 
 def test_a_clock_at_zero_loses_on_time_even_with_nobody_connected(alice, bob):
-    game = live_game(alice, bob, minutes=1)
+    game = opened(live_game(alice, bob, minutes=1), alice, bob)
     Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=61))
     from games import tasks
 
-    tasks.flag.delay(game.pk, 0)
+    tasks.flag.delay(game.pk, 2)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert (game.winner, game.end_reason, game.clock0_ms) == (1, "timeout", 0)
@@ -104,24 +112,24 @@ def test_a_flag_task_that_comes_early_changes_nothing(alice, bob):
 
 
 def test_a_late_move_loses_on_time_instead_of_being_played(alice, bob):
-    game = live_game(alice, bob, minutes=1)
+    game = opened(live_game(alice, bob, minutes=1), alice, bob)
     Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=90))
     with pytest.raises(services.GameError) as refused:
-        services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+        services.play_move(game_id=game.pk, identity=me(alice), token="d6", ply=2)
     game.refresh_from_db()
     assert refused.value.code == "timeout"
     assert game.end_reason == "timeout" and game.winner == 1
-    assert not Move.objects.filter(game=game).exists()
+    assert Move.objects.filter(game=game).count() == 2
 
 
 def test_only_the_movers_clock_runs(alice, bob):
-    game = live_game(alice, bob, minutes=5)
+    game = opened(live_game(alice, bob, minutes=5), alice, bob)
     Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=10))
-    services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    services.play_move(game_id=game.pk, identity=me(alice), token="d6", ply=2)
     game.refresh_from_db()
     assert 289_000 <= game.clock0_ms <= 290_500
     assert game.clock1_ms == 300_000
-    move = Move.objects.get(game=game)
+    move = Move.objects.get(game=game, ply=2)
     assert move.clock_left_ms == game.clock0_ms and move.time_used_ms >= 10_000
 
 
@@ -305,8 +313,9 @@ def later(monkeypatch, **delta) -> None:
 
 
 def test_the_sweep_flags_a_clock_that_ran_out_with_nobody_connected(alice, bob, user_factory, monkeypatch):
-    relaxed = live_game(alice, bob, minutes=15)
-    hurried = live_game(user_factory("carol"), user_factory("dave"), minutes=1)
+    relaxed = opened(live_game(alice, bob, minutes=15), alice, bob)
+    carol, dave = user_factory("carol"), user_factory("dave")
+    hurried = opened(live_game(carol, dave, minutes=1), carol, dave)
     assert hurried.attention_at == hurried.flag_at
     later(monkeypatch, seconds=61)
     assert services.attend_overdue() == 1
@@ -320,7 +329,7 @@ def test_the_sweep_lapses_a_draw_offer_whose_task_was_lost(alice, bob, monkeypat
     from games import tasks
 
     monkeypatch.setattr(tasks.lapse_draw_offer, "apply_async", lambda *a, **k: None)  # lost with its worker
-    game = live_game(alice, bob)
+    game = opened(live_game(alice, bob), alice, bob)
     services.offer_draw(game_id=game.pk, identity=me(alice))
     later(monkeypatch, seconds=119)
     assert services.attend_overdue() == 0
@@ -373,8 +382,8 @@ def test_an_untimed_computer_game_left_alone_for_thirty_days_expires_unrated(ali
 
 
 def test_a_move_keeps_the_flag_time_of_the_next_mover(alice, bob):
-    game = live_game(alice, bob, minutes=5)
-    services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    game = opened(live_game(alice, bob, minutes=5), alice, bob)
+    services.play_move(game_id=game.pk, identity=me(alice), token="d6", ply=2)
     game.refresh_from_db()
     assert game.flag_at == game.turn_started_at + timedelta(milliseconds=game.clock1_ms)
     services.resign(game_id=game.pk, identity=me(bob))
@@ -453,12 +462,12 @@ def test_a_one_minute_game_keeps_one_flag_task_queued_however_many_moves_are_pla
 
 
 def test_a_flag_task_that_finds_the_game_moved_on_flags_the_clock_running_then(alice, bob):
-    game = live_game(alice, bob, minutes=1)
-    services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    game = opened(live_game(alice, bob, minutes=1), alice, bob)
+    services.play_move(game_id=game.pk, identity=me(alice), token="d6", ply=2)
     long_ago = timezone.now() - timedelta(seconds=61)
     Game.objects.filter(pk=game.pk).update(turn_started_at=long_ago, flag_at=long_ago + timedelta(seconds=60))
 
-    tasks.flag.delay(game.pk, 0)  # queued at the start, for Alice's clock; Bob has not moved since
+    tasks.flag.delay(game.pk, 2)  # queued at ply 2, for Alice's clock; Bob has not moved since
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert (game.winner, game.end_reason, game.clock1_ms) == (0, "timeout", 0)

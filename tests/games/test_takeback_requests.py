@@ -31,6 +31,13 @@ def live_game(alice, bob, *, minutes: int = 5, increment: int = 0) -> Game:
     return services.join_game(game_id=created.pk, identity=me(bob), token=created.invite_token)
 
 
+def opened(game: Game, alice, bob) -> Game:
+    """After each side's first move (d3 c5), when the clocks run (docs/decisions.md)."""
+    services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    services.play_move(game_id=game.pk, identity=me(bob), token="c5", ply=1)
+    return game
+
+
 def spend(game: Game, seconds: float) -> None:
     """The side to move has been thinking for ``seconds``."""
     Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=seconds))
@@ -51,16 +58,16 @@ def test_an_accepted_request_takes_back_the_askers_move_and_gives_the_opponent_i
 
 def test_on_the_askers_turn_the_opponents_reply_goes_too_and_its_clock_is_restored(players):
     alice, bob = players
-    game = live_game(alice, bob, increment=2)
-    services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    game = opened(live_game(alice, bob, increment=2), alice, bob)
+    services.play_move(game_id=game.pk, identity=me(alice), token="d6", ply=2)
     spend(game, 30)
-    services.play_move(game_id=game.pk, identity=me(bob), token="c5", ply=1)
+    services.play_move(game_id=game.pk, identity=me(bob), token="e3", ply=3)
     alice_clock = Game.objects.get(pk=game.pk).clock0_ms
     services.request_takeback(game_id=game.pk, identity=me(alice))
     done = services.answer_takeback(game_id=game.pk, identity=me(bob), accept=True)
-    assert (done.ply, done.to_move) == (0, 0)
+    assert (done.ply, done.to_move) == (2, 0)
     assert done.clock1_ms == 300_000, "bob's 30 s (less his increment) come back"
-    # Alice keeps the time she used (the turn under way is charged), without d3's increment.
+    # Alice keeps the time she used (the turn under way is charged), without d6's increment.
     assert alice_clock - 2_000 - 1_000 <= done.clock0_ms <= alice_clock - 2_000
 
 
@@ -122,8 +129,8 @@ def test_no_request_without_a_move_of_yours(players):
 
 def test_no_takeback_in_the_last_seconds_of_a_clock(players):
     alice, bob = players
-    game = live_game(alice, bob, minutes=1)
-    services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    game = opened(live_game(alice, bob, minutes=1), alice, bob)
+    services.play_move(game_id=game.pk, identity=me(alice), token="d6", ply=2)
     spend(game, 55)  # bob is down to 5 s
     with pytest.raises(services.GameError) as refused:
         services.request_takeback(game_id=game.pk, identity=me(alice))
@@ -133,8 +140,8 @@ def test_no_takeback_in_the_last_seconds_of_a_clock(players):
 
 def test_a_request_after_the_clock_ran_out_ends_the_game_on_time_first(players):
     alice, bob = players
-    game = live_game(alice, bob, minutes=1)
-    services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    game = opened(live_game(alice, bob, minutes=1), alice, bob)
+    services.play_move(game_id=game.pk, identity=me(alice), token="d6", ply=2)
     spend(game, 61)
     with pytest.raises(services.GameError) as refused:
         services.request_takeback(game_id=game.pk, identity=me(alice))

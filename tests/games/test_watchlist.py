@@ -5,9 +5,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from accounts.services.blocks import block
+from config.asgi import application
 from games import services
 from games.models import Game
 from games.store import watchlist
@@ -140,3 +143,69 @@ def test_a_game_of_a_player_i_blocked_or_who_blocked_me_is_not_listed_for_me(ali
     assert ids(carol_client) == {other.pk}
     assert ids(alice_client) == {theirs.pk}
     assert ids(bob_client) == {theirs.pk, other.pk}, "a block hides nothing from a third player"
+
+
+def correspondence_game(first, second, days: int) -> Game:
+    created = services.create_human_game(
+        identity=me(first), game="ataxx", kind=Game.Kind.INVITE_LINK, side=0, days_per_move=days
+    )
+    return services.join_game(game_id=created.pk, identity=me(second), token=created.invite_token)
+
+
+def watch_socket(language: str) -> WebsocketCommunicator:
+    headers = [
+        (b"host", b"127.0.0.1"),
+        (b"origin", b"http://127.0.0.1"),
+        (b"cookie", f"django_language={language}".encode()),
+    ]
+    return WebsocketCommunicator(application, "/ws/notify/", headers=headers)
+
+
+async def watch_feeds(*languages: str) -> list[dict]:
+    """The first list each of several Watch pages open at once, one per language, is sent."""
+    sockets = [watch_socket(language) for language in languages]
+    try:
+        for ws in sockets:
+            connected, _ = await ws.connect()
+            assert connected
+            await ws.send_json_to({"type": "watch"})
+        messages = []
+        for ws in sockets:
+            while (message := await ws.receive_json_from(timeout=10))["type"] != "watch":
+                pass
+            messages.append(message)
+        return messages
+    finally:
+        for ws in sockets:
+            await ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)  # the sockets read the games from database threads
+async def test_a_correspondence_game_reads_3_days_on_the_watch_page_and_its_feed_in_the_viewer_s_language(
+    user_factory,
+):
+    alice, bob = (
+        await database_sync_to_async(user_factory)("alice"),
+        await database_sync_to_async(user_factory)("bob"),
+    )
+    game = await database_sync_to_async(correspondence_game)(alice, bob, 3)
+
+    (row,) = await database_sync_to_async(watchlist.games_in_play)()
+    assert row.as_json()["time_control"] == "3 days"  # not the stored 4320 minutes: "4320+0"
+
+    def page_row(language: str) -> str:
+        client = Client()
+        client.cookies["django_language"] = language
+        html = client.get("/watch/").content.decode()
+        found = re.search(rf'<tr data-game-id="{game.pk}".*?</tr>', html, re.S)
+        assert found is not None
+        return found[0]
+
+    assert '<td class="time-control">3 days</td>' in await database_sync_to_async(page_row)("en")
+    assert '<td class="time-control">3 ημέρες</td>' in await database_sync_to_async(page_row)("el")
+
+    # The live feed replaces those rows: pages open together, one feed, each in the page's own language.
+    english, greek, hindi = await watch_feeds("en", "el", "hi")
+    for message, label in ((english, "3 days"), (greek, "3 ημέρες"), (hindi, "3 दिन")):
+        (listed,) = message["games"]
+        assert listed["time_control"] == label and message["tv"]["ataxx"]["time_control"] == label

@@ -85,6 +85,7 @@ def test_the_units_are_the_production_process_list():
     assert set(units) == {
         "fiveboards-daphne@",
         "fiveboards-worker-live",
+        "fiveboards-worker-computer",
         "fiveboards-worker-background",
         "fiveboards-beat",
     }
@@ -166,6 +167,7 @@ def test_systemd_accepts_the_units(tmp_path):
     names = [
         "fiveboards-daphne@8001.service",
         "fiveboards-worker-live.service",
+        "fiveboards-worker-computer.service",
         "fiveboards-worker-background.service",
         "fiveboards-beat.service",
         "fiveboards.target",

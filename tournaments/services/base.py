@@ -16,6 +16,7 @@ class Code(StrEnum):
     NOT_FOUND = "not_found"
     LOGIN_REQUIRED = "login_required"
     BAD_PASSWORD = "bad_password"
+    TOO_MANY_GUESSES = "too_many_guesses"
     FINISHED = "finished"
     STARTED = "started"
     NOT_IN = "not_in"

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
+from config.ratelimit import take_slot
 from games.models import GAME_CHOICES, MAX_BASE_MINUTES, MAX_INCREMENT_SECONDS
 from tournaments import live
 from tournaments.models import Participant, Tournament
@@ -73,9 +75,46 @@ def _registered(user) -> None:
         raise TournamentError(Code.LOGIN_REQUIRED, _("Log in to take part in tournaments."))
 
 
-def join(*, tournament_id: int, user, password: str = "") -> Participant:
-    """Take part (again): an arena until it ends, a Swiss tournament until it starts."""
+def _guess_allowed(user, address: str) -> bool:
+    """One more password guess for this player and this address (each guess costs a slow hash)."""
+    limit = getattr(settings, "TOURNAMENTS_PASSWORD_GUESSES_PER_MINUTE", 5)
+    by_user = take_slot(f"tournament-password:user:{user.pk}", limit, 60)
+    by_address = not address or take_slot(f"tournament-password:address:{address}", limit, 60)
+    return by_user and by_address
+
+
+def _check_password_unlocked(tournament_id: int, user, password: str, address: str) -> str | None:
+    """The private tournament's password hash once ``password`` matched it; None when none is needed.
+
+    Issue #38: checked under the tournament's row lock, 40 parallel wrong guesses
+    (0.5 s of hashing each) held as many pooled connections and an unrelated page
+    timed out. Here the hash is checked before any lock, with this thread's
+    connection handed back to the pool meanwhile, and guesses are throttled per
+    player and per address before any hashing.
+    """
+    row = Tournament.objects.filter(pk=tournament_id).values("password").first()
+    if row is None:
+        raise TournamentError(Code.NOT_FOUND, _("This tournament does not exist."))
+    if not row["password"] or Participant.objects.filter(tournament_id=tournament_id, user=user).exists():
+        return None  # public, or someone already in coming back without it
+    if not _guess_allowed(user, address):
+        raise TournamentError(
+            Code.TOO_MANY_GUESSES, _("Too many password attempts. Wait a minute and try again.")
+        )
+    if not connection.in_atomic_block:
+        connection.close()  # back to the pool while hashing; the next query takes one again
+    if not check_password(password, row["password"]):
+        raise TournamentError(Code.BAD_PASSWORD, _("That is not the tournament's password."))
+    return row["password"]
+
+
+def join(*, tournament_id: int, user, password: str = "", address: str = "") -> Participant:
+    """Take part (again): an arena until it ends, a Swiss tournament until it starts.
+
+    ``address`` is the client's address block (config.ratelimit), for the password throttle.
+    """
     _registered(user)
+    checked = _check_password_unlocked(tournament_id, user, password, address)
     with transaction.atomic():
         tournament = locked(tournament_id)
         if tournament.status == Tournament.Status.FINISHED or (
@@ -85,8 +124,9 @@ def join(*, tournament_id: int, user, password: str = "") -> Participant:
         if not tournament.is_arena and tournament.status != Tournament.Status.SCHEDULED:
             raise TournamentError(Code.STARTED, _("This Swiss tournament has already started."))
         entry = Participant.objects.filter(tournament=tournament, user=user).first()
-        if entry is None and tournament.is_private and not check_password(password, tournament.password):
-            # Someone already in may come back without it.
+        # Someone already in may come back without it. The password was checked above,
+        # unlocked; a tournament whose password changed (or whose entry went) since is refused.
+        if entry is None and tournament.is_private and checked != tournament.password:
             raise TournamentError(Code.BAD_PASSWORD, _("That is not the tournament's password."))
         if entry is None:
             entry = Participant.objects.create(tournament=tournament, user=user, free_since=now())

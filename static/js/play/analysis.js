@@ -143,8 +143,19 @@ export function setupAnalysis({ root, replay, show, showPosition, onShow, names 
       ];
       cells.forEach((value, column) => {
         const cell = document.createElement(column ? "td" : "th");
-        if (!column) cell.scope = "row";
-        cell.textContent = String(value);
+        if (column) {
+          cell.textContent = String(value);
+        } else {
+          // The player's colour, and the name, which a phone leaves to screen readers (board.css).
+          cell.scope = "row";
+          const swatch = document.createElement("span");
+          swatch.className = `swatch side-${index}`;
+          swatch.setAttribute("aria-hidden", "true");
+          const name = document.createElement("span");
+          name.className = "summary-name";
+          name.textContent = String(value);
+          cell.append(swatch, name);
+        }
         row.appendChild(cell);
       });
       body.appendChild(row);

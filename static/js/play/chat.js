@@ -55,6 +55,12 @@ export function startChat(client) {
         client.sendRaw({ type: "chat_report", line: line.id });
       });
       item.append(" ", report);
+      // A tap on the line shows its Report (a touch screen has no hover); another tap, or one on another line, hides it.
+      item.addEventListener("click", (event) => {
+        if (event.target.closest(".chat-report")) return;
+        list.querySelectorAll(".chat-line.chosen").forEach((other) => { if (other !== item) other.classList.remove("chosen"); });
+        item.classList.toggle("chosen");
+      });
     }
     shown.set(line.id, item);
     list.append(item);

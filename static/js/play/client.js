@@ -32,7 +32,8 @@ function randomId() {
 export class GameClient {
   // handlers: onSnapshot(game, info), onError(msg), onPresence(msg), onWatchers(count),
   // onConnection(state: "open" | "lost" | "gone"), onRedirect(url), onAck(msg),
-  // onPending(move message | null), onResend(move message, ms waited),
+  // onPending(move message | null, sent: whether it left now or waits for the socket),
+  // onResend(move message, ms waited, sent: false while there is no socket to send it on),
   // onRefused(move message, error message),
   // onOther(msg) for any other message type
   constructor(gameId, initial, handlers) {
@@ -51,14 +52,42 @@ export class GameClient {
     this.attempt = 0;
     this.syncCounter = 0;
     this.closedByUs = false;
+    // The browser knows when its network goes: the socket is given up at once (it
+    // may otherwise stay "open" for minutes), and tried again as soon as it is back.
+    this.onOffline = () => this.drop();
+    this.onOnline = () => this.reconnectNow();
+    window.addEventListener("offline", this.onOffline);
+    window.addEventListener("online", this.onOnline);
     this.connect();
   }
 
   connect() {
-    this.socket = new WebSocket(this.url);
-    this.socket.addEventListener("open", () => this.onOpen());
-    this.socket.addEventListener("message", (event) => this.onMessage(event));
-    this.socket.addEventListener("close", (event) => this.onClose(event));
+    clearTimeout(this.reconnectTimer);
+    const socket = new WebSocket(this.url);
+    this.socket = socket;
+    // Events of a socket given up (drop()) are ignored: its close may come much later.
+    socket.addEventListener("open", () => socket === this.socket && this.onOpen());
+    socket.addEventListener("message", (event) => socket === this.socket && this.onMessage(event));
+    socket.addEventListener("close", (event) => socket === this.socket && this.onClose(event));
+  }
+
+  get connected() {
+    return this.socket.readyState === WebSocket.OPEN;
+  }
+
+  // Give up the socket now, as if it had closed: the page says so and reconnects.
+  drop() {
+    if (this.closedByUs || this.socket.readyState === WebSocket.CLOSED) return;
+    const socket = this.socket;
+    this.socket = { readyState: WebSocket.CLOSED, send() {}, close() {} }; // until the next connect()
+    socket.close();
+    this.onClose({ code: 1006 });
+  }
+
+  reconnectNow() {
+    if (this.closedByUs || this.socket.readyState !== WebSocket.CLOSED) return;
+    this.attempt = 0;
+    this.connect();
   }
 
   onOpen() {
@@ -97,6 +126,8 @@ export class GameClient {
   close() {
     this.closedByUs = true;
     clearTimeout(this.reconnectTimer);
+    window.removeEventListener("offline", this.onOffline);
+    window.removeEventListener("online", this.onOnline);
     this.socket.close();
   }
 
@@ -207,8 +238,9 @@ export class GameClient {
     if (this.pending) return false; // one move at a time: the next one needs the new ply
     const message = { type: "move", move: token, ply: this.game.ply, id: randomId() };
     this.pending = { message, sentAt: performance.now() };
-    this.handlers.onPending?.(message);
-    if (!this.sendRaw(message)) console.warn(`move ${token}: the socket is not open, it goes when it reconnects`);
+    // Without a socket the move waits and goes when it reconnects (onOpen); the page says which.
+    const sent = this.sendRaw(message);
+    this.handlers.onPending?.(message, sent);
     this.armAckTimer(ACK_RESEND_MS);
     return true;
   }
@@ -220,8 +252,8 @@ export class GameClient {
       // No ack in time: maybe the move or its reply was lost. Resend (harmless,
       // see above) and ask for the state so the board is right whatever happened.
       const { message, sentAt } = this.pending;
-      this.handlers.onResend?.(message, Math.round(performance.now() - sentAt));
-      this.sendRaw(message);
+      const sent = this.sendRaw(message);
+      this.handlers.onResend?.(message, Math.round(performance.now() - sentAt), sent);
       this.sync();
       this.armAckTimer(delay === ACK_RESEND_MS ? ACK_TIMEOUT_MS : Math.min(2 * delay, ACK_TIMEOUT_MAX_MS));
     }, delay);

@@ -9,6 +9,7 @@ import { loadRenderer, readJson } from "./renderers.js";
 import { deadlineText, formatClock, playerName, resultText, turnText } from "./text.js";
 import { format, gettext, ngettext } from "../i18n.js";
 import { createAttention } from "./attention.js";
+import { clockLeft, readClock } from "./clock.js";
 
 const root = document.querySelector("[data-play]");
 const $ = (selector) => root.querySelector(selector);
@@ -25,7 +26,7 @@ let online = [true, true];
 // opponent's socket opens (they just joined) is not "back".
 const seen = [false, false];
 let leaving = false; // set after "exit": the page goes home once the game has ended
-let clockBase = { snapshot: initial, receivedAt: performance.now() };
+let clockBase = { snapshot: initial, reading: readClock(initial.clock) };
 // Looking back: the ply shown, or null for the live position. Positions are kept
 // by the moves that led to them, so a takeback never shows a stale one.
 let viewPly = null;
@@ -102,7 +103,9 @@ function playMove(token) {
   if (client.busy) {
     // The previous move is still on its way: this one is not sent, and the player is told so.
     const sending = client.pending.message.move;
-    console.warn(`move ${token} not sent: move ${sending} is still waiting for its ack`);
+    if (!client.connected) {
+      return moveNote(format(gettext("Connection lost: %(move)s was not played. Your move %(sending)s will be sent when the connection is back."), { move: token, sending }), { problem: true });
+    }
     return moveNote(format(gettext("Still sending %(move)s: wait for it before the next move."), { move: sending }), { problem: true });
   }
   // Legality is the server's business: whatever it refuses comes back as an error message.
@@ -119,7 +122,7 @@ function onSnapshot(snapshot, info) {
   you = info.you;
   online = info.online;
   online.forEach((on, side) => { if (on) seen[side] = true; });
-  clockBase = { snapshot, receivedAt: performance.now() };
+  clockBase = { snapshot, reading: readClock(snapshot.clock) };
   draw(snapshot);
   announce(snapshot, previous, info.event);
   if (previous && snapshot.v > previous.v) sound(snapshot, previous, info.event);
@@ -251,16 +254,24 @@ function moveNote(text, { problem = false, sticky = false } = {}) {
 const SENDING_NOTE_AFTER_MS = 400;
 let sendingNote = null;
 
-function onPending(message) {
+function onPending(message, sent = true) {
   renderer.board.markPending(message && viewPly === null ? cellsOf(message.move) : []);
   clearTimeout(sendingNote);
-  if (message) {
+  if (message && !sent) {
+    moveNote(waitingNote(message), { problem: true });
+  } else if (message) {
     moveNote(null);
     sendingNote = setTimeout(() => moveNote(format(gettext("Sending your move %(move)s…"), { move: message.move })), SENDING_NOTE_AFTER_MS);
   } else if (!$("#move-note").dataset.sticky) moveNote(null);
 }
 
-function onResend(message, waited) {
+// A move clicked while there is no socket waits for it, and the player is told so (issue #37).
+function waitingNote(message) {
+  return format(gettext("Connection lost: your move %(move)s will be sent when the connection is back."), { move: message.move });
+}
+
+function onResend(message, waited, sent = true) {
+  if (!sent) return moveNote(waitingNote(message), { problem: true });
   console.warn(`move ${message.move} (id ${message.id}): no ack after ${waited} ms, sent again`);
   moveNote(format(gettext("Your move %(move)s is slow to arrive: it was sent again."), { move: message.move }), { problem: true });
 }
@@ -368,13 +379,25 @@ function onWatchers(count) {
   line.textContent = format(ngettext("%(count)s watching", "%(count)s watching", count), { count });
 }
 
+// A connection lost for a moment (a server restart, a reconnect) is not worth a
+// banner; one gone for LOST_BANNER_AFTER_MS is (issue #37).
+const LOST_BANNER_AFTER_MS = 3000;
+let lostBanner = null;
+
 function onConnection(state) {
   const banner = $("#connection-banner");
   if (state === "gone") {
+    clearTimeout(lostBanner);
     banner.textContent = gettext("This game no longer exists.");
     banner.hidden = false;
-  } else {
-    banner.hidden = state === "open";
+  } else if (state === "open") {
+    clearTimeout(lostBanner);
+    lostBanner = null;
+    banner.hidden = true;
+    // A move that waited for the socket has just been sent again (client.js, onOpen).
+    if (client.pending) onPending(client.pending.message, true);
+  } else if (lostBanner === null && banner.hidden) {
+    lostBanner = setTimeout(() => { banner.hidden = false; }, LOST_BANNER_AFTER_MS);
   }
   root.dataset.connection = state;
 }
@@ -555,30 +578,26 @@ function drawRatingChanges(snapshot) {
 // --- clocks -------------------------------------------------------------------------------
 
 function tickClocks() {
-  const { snapshot, receivedAt } = clockBase;
+  const { snapshot, reading } = clockBase;
   const clock = snapshot.clock;
-  // Count from the server's "at" when the two clocks roughly agree (that corrects
-  // for the time the message travelled); otherwise from when it arrived here.
-  const skew = Date.now() - clock.at;
-  const travelled = skew >= 0 && skew < 5000 ? skew : 0;
-  const elapsed = performance.now() - receivedAt + travelled;
+  const active = snapshot.status === "active";
   for (const side of [0, 1]) {
     const node = $(`.player[data-side="${side}"] .clock`);
     if (!clock.timed) {
       node.textContent = "";
       continue;
     }
-    const left = clock.ms[side] - (clock.running === side && snapshot.status === "active" ? elapsed : 0);
+    const left = clockLeft(reading, side, active);
     node.textContent = formatClock(left);
     node.classList.toggle("low", left < 20000);
-    node.classList.toggle("running", clock.running === side && snapshot.status === "active");
+    node.classList.toggle("running", clock.running === side && active);
   }
   const deadline = $("#deadline");
   if (deadline) {
     const running = snapshot.status === "active" && clock.days_per_move && clock.running !== null;
     deadline.hidden = !running;
     if (running) {
-      const left = clock.ms[clock.running] - elapsed;
+      const left = clockLeft(reading, clock.running, true);
       const text = deadlineText(snapshot, you, Date.now() + left, left);
       // Rewritten only when it changes: the tick runs often, and the line should not flicker for a reader.
       if (deadline.textContent !== text) deadline.textContent = text;
