@@ -310,7 +310,10 @@ def as_json(analysis: Analysis | None, *, now: datetime | None = None) -> dict[s
         # Without the board after each better move (a whole view, ~2 KB a ply in a long
         # Ataxx game): the page asks for the one it shows (``better_position``).
         data["judgements"] = [
-            {**{k: v for k, v in row.items() if k != "better_position"}, "has_better": bool(row.get("better_position"))}
+            {
+                **{k: v for k, v in row.items() if k != "better_position"},
+                "has_better": bool(row.get("better_position")),
+            }
             for row in analysis.judgements
         ]
         data["summary"] = analysis.summary

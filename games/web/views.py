@@ -388,7 +388,8 @@ def replay_positions(request, game_id: int):
         return JsonResponse({"error": "bad_page", "message": _("Ask for a page by its number.")}, status=400)
     if int(page) > replays.last_page(game):
         return JsonResponse(
-            {"error": "bad_page", "message": _("This game has no page %(page)s.") % {"page": page}}, status=404
+            {"error": "bad_page", "message": _("This game has no page %(page)s.") % {"page": page}},
+            status=404,
         )
     try:
         data = replays.page_for_viewer(game, int(page), int(version) if version else None)
@@ -470,7 +471,9 @@ def analysis(request, game_id: int):
     if asked is not None:  # the board after the better move at one ply (the page leaves them out)
         if not (asked.isascii() and asked.isdigit()):
             return JsonResponse({"error": "bad_ply", "message": _("Choose a move.")}, status=400)
-        return JsonResponse({"ply": int(asked), "better_position": game_analysis.better_position(game.pk, int(asked))})
+        return JsonResponse(
+            {"ply": int(asked), "better_position": game_analysis.better_position(game.pk, int(asked))}
+        )
     return JsonResponse(game_analysis.as_json(Analysis.objects.filter(game=game).first()))
 
 

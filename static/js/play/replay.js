@@ -118,8 +118,6 @@ function show(n) {
 
 function draw() {
   delete root.dataset.loading;
-function show(n) {
-  ply = Math.max(0, Math.min(total, n));
   const snapshot = snapshotAt(ply);
   renderer.render({ snapshot, position: snapshot.position, you: null, canMove: false, showHints: false });
   const names = renderers.sideNames();
