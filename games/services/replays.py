@@ -9,8 +9,9 @@ viewer steps there (``/play/<id>/replay/positions.json?page=N``).
 A page costs one replay of the tokens up to it (a few µs a ply) plus ``PAGE``
 views. A game that is over never changes, so its pages are kept in Django's cache,
 keyed by the game and its number of moves; the pages of a game in play are
-computed for each request (its page says which version it was drawn from, and a
-page asked for another version is refused: the moves may have been taken back).
+computed for each request and can come with the moves they were made from
+(``?moves=1``), so that a viewer whose list is out of date (a move since, a
+takeback) can tell.
 """
 
 from __future__ import annotations
@@ -28,10 +29,6 @@ PAGE = 30  # plies per page: ~70 KB of Ataxx views at most
 CACHE_SECONDS = 7 * 24 * 3600
 # Bumped when a page's shape changes, so no older page is read back.
 _KEY_FORMAT = 1
-
-
-class VersionChanged(Exception):
-    """The game changed since the viewer's page was drawn (a game in play)."""
 
 
 def page_of(ply: int) -> int:
@@ -92,12 +89,13 @@ def _compute(game: Game, index: int, *, fens: bool) -> dict[str, Any]:
     return {"page": index, "from": first, "positions": positions, "fens": fen_list if fens else None}
 
 
-def page_for_viewer(game: Game, index: int, version: int | None) -> dict[str, Any]:
-    """A page for a replay drawn from ``version`` of the game (None: drawn once it was over).
+def page_for_viewer(game: Game, index: int, *, with_moves: bool) -> dict[str, Any]:
+    """A page, and with ``with_moves`` the game's moves up to its last ply (``moves``).
 
-    VersionChanged when a game that was in play has changed since: its moves may no
-    longer be those the viewer's page lists.
+    A viewer whose moves may be out of date (a game in play: a move since, or a
+    takeback) asks for them, and uses the positions only if they match its own.
     """
-    if version is not None and version != game.version:
-        raise VersionChanged
-    return positions_page(game, index)
+    data = positions_page(game, index)
+    if with_moves:
+        data = {**data, "moves": list(game.tokens[: data["from"] + len(data["positions"]) - 1])}
+    return data

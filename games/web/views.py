@@ -200,6 +200,7 @@ def play(request, game_id: int):
             "game": game,
             "side": side,
             "snapshot": {**events.snapshot(game), "you": side},
+            "replay_page_size": replays.PAGE,  # looking back fetches the replay's pages
             "tournament": lent_tournament.tournament_of(game.pk) if game.kind == Game.Kind.LOBBY else None,
             # The link is the key to the free seat: only a seated player gets it.
             "invite_url": request.build_absolute_uri(f"/join/{game.invite_token}/")
@@ -369,8 +370,8 @@ def replay(request, game_id: int):
                 "start": start,
                 "page_size": replays.PAGE,
                 "pages": [replays.positions_page(game, replays.page_of(start))],
-                # A game in play may change (a takeback): its pages are asked for this version.
-                "v": None if game.is_over else game.version,
+                # A game in play may change (a move, a takeback): its pages come with their moves.
+                "over": game.is_over,
                 "positions_url": reverse("replay_positions", args=[game.pk]),
             },
             "analysis": game_analysis.as_json(Analysis.objects.filter(game=game).first()),
@@ -379,24 +380,19 @@ def replay(request, game_id: int):
 
 
 def replay_positions(request, game_id: int):
-    """One page of a replay's positions (``?page=N``, and ``&v=`` for a game that was in play)."""
+    """One page of a replay's positions (``?page=N``; ``&moves=1``: with the moves up to it)."""
     game = get_object_or_404(Game, pk=game_id)
     if game.status == Game.Status.WAITING:
         raise Http404
-    page, version = request.GET.get("page", ""), request.GET.get("v", "")
-    if not (page.isascii() and page.isdigit()) or (version and not (version.isascii() and version.isdigit())):
+    page = request.GET.get("page", "")
+    if not (page.isascii() and page.isdigit()):
         return JsonResponse({"error": "bad_page", "message": _("Ask for a page by its number.")}, status=400)
     if int(page) > replays.last_page(game):
         return JsonResponse(
             {"error": "bad_page", "message": _("This game has no page %(page)s.") % {"page": page}},
             status=404,
         )
-    try:
-        data = replays.page_for_viewer(game, int(page), int(version) if version else None)
-    except replays.VersionChanged:
-        return JsonResponse(
-            {"error": "changed", "message": _("The game has changed since this page was opened.")}, status=409
-        )
+    data = replays.page_for_viewer(game, int(page), with_moves=request.GET.get("moves") == "1")
     response = JsonResponse(data)
     if game.is_over:  # never changes again: the browser may keep it
         patch_cache_control(response, private=True, max_age=replays.CACHE_SECONDS)

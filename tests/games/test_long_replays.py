@@ -16,7 +16,7 @@ from games import services
 from games.engines import get
 from games.engines.ataxx import AtaxxEngine
 from games.engines.base import replay
-from games.models import Analysis, Game
+from games.models import Analysis
 from games.services import replays
 from tests.games.test_pages import json_script
 from tests.long_games import long_ataxx_game, long_ataxx_tokens
@@ -130,7 +130,7 @@ def test_a_replay_opens_at_the_ply_asked_for_with_that_page():
     )
 
 
-def test_a_game_in_play_gives_pages_only_for_the_version_its_replay_was_drawn_from(user_factory):
+def test_a_game_in_play_gives_its_pages_with_the_moves_they_were_made_from(user_factory):
     alice, bob = user_factory("alice"), user_factory("bob")
     game = services.create_human_game(identity=me(alice), game="ataxx", kind="link", side=0)
     services.join_game(game_id=game.pk, identity=me(bob), token=game.invite_token)
@@ -139,15 +139,20 @@ def test_a_game_in_play_gives_pages_only_for_the_version_its_replay_was_drawn_fr
         services.play_move(game_id=game.pk, identity=me(alice if ply % 2 == 0 else bob), token=token, ply=ply)
     client = Client()
     data = json_script(client.get(f"/play/{game.pk}/replay/").content.decode(), "replay-data")
-    version = data["v"]
-    assert version == Game.objects.get(pk=game.pk).version and data["pages"][0]["fens"] is None
+    assert data["over"] is False and data["pages"][0]["fens"] is None
     url = f"/play/{game.pk}/replay/positions.json"
-    first = client.get(url, {"page": 0, "v": version})
-    assert first.status_code == 200 and len(first.json()["positions"]) == replays.PAGE
-    assert "max-age" not in first.get("Cache-Control", "")
+    first = client.get(url, {"page": 0, "moves": "1"})
+    assert first.status_code == 200 and "max-age" not in first.get("Cache-Control", "")
+    assert (
+        len(first.json()["positions"]) == replays.PAGE and first.json()["moves"] == tokens[: replays.PAGE - 1]
+    )
+    # A move since: the next page is made from the new moves, and says so.
     services.play_move(game_id=game.pk, identity=me(bob), token=tokens[35], ply=35)
-    changed = client.get(url, {"page": 0, "v": version})
-    assert changed.status_code == 409 and changed.json()["error"] == "changed"
+    second = client.get(url, {"page": 1, "moves": "1"}).json()
+    assert second["moves"] == tokens[:36] and len(second["positions"]) == 36 - replays.PAGE + 1
+    engine = get("ataxx")
+    assert second["positions"][-1] == engine.view(replay(engine, tokens[:36]))
+    assert "moves" not in client.get(url, {"page": 1}).json()
 
 
 def test_the_analysis_json_leaves_out_the_better_boards_and_gives_one_by_ply():

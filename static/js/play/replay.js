@@ -36,31 +36,40 @@ function positionAt(n) {
   return page ? page.positions[n - page.from] : undefined;
 }
 
-// Fetch a page once; a game in play that changed since (a takeback) reloads, at the ply shown.
+// Fetch a page once. A game in play asks for the moves the page was made from: when
+// they are not this page's (a takeback since), the page reloads, at the ply shown.
 function load(index) {
   if (index < 0 || index > lastPage || pages.has(index)) return Promise.resolve();
   if (!loading.has(index)) {
     const url = new URL(replay.positions_url, window.location.href);
     url.searchParams.set("page", index);
-    if (replay.v !== null) url.searchParams.set("v", replay.v);
+    if (!replay.over) url.searchParams.set("moves", "1");
     const request = fetch(url, { headers: { Accept: "application/json" } })
       .then((response) => {
-        if (response.status === 409) {
+        if (!response.ok) throw new Error(`positions ${response.status}`);
+        return response.json();
+      })
+      .then((page) => {
+        if (page.moves && !fits(page)) {
           const here = new URL(window.location.href);
           here.searchParams.set("ply", ply);
           window.location.replace(here);
           return new Promise(() => {}); // the page is going
         }
-        if (!response.ok) throw new Error(`positions ${response.status}`);
-        return response.json();
-      })
-      .then((page) => {
         pages.set(page.page, page);
+        return undefined;
       })
       .finally(() => loading.delete(index));
     loading.set(index, request);
   }
   return loading.get(index);
+}
+
+// A page of a game in play fits when it was made from this page's moves and covers its plies.
+function fits(page) {
+  const last = page.from + page.positions.length - 1;
+  return last >= Math.min(total, page.from + replay.page_size - 1)
+    && page.moves.slice(0, Math.min(last, total)).every((move, n) => move === replay.moves[n]);
 }
 
 // The pages on either side of the one shown, so that stepping rarely waits.
