@@ -45,7 +45,7 @@ from tests.long_games import long_ataxx_game  # noqa: E402
 
 def timed_get(client: Client, url: str, data: dict | None = None) -> tuple[float, int]:
     started = time.perf_counter()
-    response = client.get(url, data or {})
+    response = client.get(url, data or {}, secure=True)  # production settings redirect to https
     spent = time.perf_counter() - started
     assert response.status_code == 200, (url, response.status_code)
     return spent * 1000, len(response.content)
@@ -57,6 +57,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     settings.ALLOWED_HOSTS = ["*"]
+    # No collectstatic here: plain static URLs (production settings want a manifest).
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
     call_command("migrate", verbosity=0)
     paged = (ROOT / "games" / "services" / "replays.py").exists()
     print(f"cache: {settings.CACHES['default']['BACKEND'].rsplit('.', 1)[-1]}; paged replay: {paged}")
