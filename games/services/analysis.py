@@ -36,6 +36,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q, QuerySet
+from django.db.models.fields.json import KeyTransform
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -306,10 +307,32 @@ def as_json(analysis: Analysis | None, *, now: datetime | None = None) -> dict[s
     if analysis.status == Analysis.Status.DONE:
         data["chances"] = [p["chances"] for p in analysis.positions]
         data["exact"] = [p.get("exact") for p in analysis.positions]
-        data["judgements"] = analysis.judgements
+        # Without the board after each better move (a whole view, ~2 KB a ply in a long
+        # Ataxx game): the page asks for the one it shows (``better_position``).
+        data["judgements"] = [
+            {
+                **{k: v for k, v in row.items() if k != "better_position"},
+                "has_better": bool(row.get("better_position")),
+            }
+            for row in analysis.judgements
+        ]
         data["summary"] = analysis.summary
         data["budget"] = analysis.budget
     return data
+
+
+def better_position(game_id: int, ply: int) -> dict[str, Any] | None:
+    """The board after the better move at ``ply`` of a done analysis (None: there is none),
+    read from the stored row without reading the rest of the analysis."""
+    if ply < 0:
+        return None
+    found = (
+        Analysis.objects.filter(game_id=game_id, status=Analysis.Status.DONE)
+        .annotate(better=KeyTransform("better_position", KeyTransform(str(ply), "judgements")))
+        .values_list("better", flat=True)
+        .first()
+    )
+    return found
 
 
 def summaries_for(game_ids: list[int]) -> dict[int, list[dict[str, Any]]]:

@@ -11,6 +11,7 @@ urlpatterns = [
     path("play/<int:game_id>/cancel/", views.cancel, name="cancel_game"),
     path("play/<int:game_id>/abandon/", views.abandon, name="abandon_game"),
     path("play/<int:game_id>/replay/", views.replay, name="replay"),
+    path("play/<int:game_id>/replay/positions.json", views.replay_positions, name="replay_positions"),
     path("play/<int:game_id>/analysis.json", views.analysis, name="analysis"),
     path("play/<int:game_id>/from/", views.play_from_here, name="play_from_here"),
     path("play/<int:game_id>/record.txt", views.record, name="record"),

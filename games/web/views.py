@@ -6,7 +6,9 @@ from django.contrib import messages
 from django.db.models import Q
 from django.http import Http404, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -18,6 +20,7 @@ from games.live import events
 from games.models import Analysis, Game, time_control_label
 from games.services import analysis as game_analysis
 from games.services import analysis_board as board_analysis
+from games.services import replays
 from games.store import tournament as lent_tournament
 from games.store.selectors import open_challenges, record_text, your_move
 from games.web.forms import LobbyFilterForm, NewGameForm
@@ -198,6 +201,7 @@ def play(request, game_id: int):
             "game": game,
             "side": side,
             "snapshot": {**events.snapshot(game), "you": side},
+            "replay_page_size": replays.PAGE,  # looking back fetches the replay's pages
             "tournament": lent_tournament.tournament_of(game.pk) if game.kind == Game.Kind.LOBBY else None,
             # The link is the key to the free seat: only a seated player gets it.
             "invite_url": request.build_absolute_uri(f"/join/{game.invite_token}/")
@@ -346,17 +350,16 @@ def lobby(request):
 
 
 def replay(request, game_id: int):
+    """The replay page: the moves, the final snapshot and one page of positions (the one
+    shown first: the last ply, or ``?ply=N``); the script fetches the other pages."""
     game = get_object_or_404(Game.objects.select_related("user0", "user1"), pk=game_id)
     if game.status == Game.Status.WAITING:
         raise Http404
-    engine = game.engine
-    state = game.start_state()
-    positions = [engine.view(state)]
-    fens = [engine.fen(state)]
-    for token in game.tokens:
-        state = engine.play(state, token)
-        positions.append(engine.view(state))
-        fens.append(engine.fen(state))
+    total = len(game.tokens)
+    asked = request.GET.get("ply", "")
+    start = min(int(asked), total) if asked.isascii() and asked.isdigit() else total
+    snapshot = events.snapshot(game)
+    moves = snapshot.pop("moves")  # sent once, beside the snapshot
     return render(
         request,
         "games/replay.html",
@@ -364,14 +367,38 @@ def replay(request, game_id: int):
             "game": game,
             "replay": {
                 "game": game.game,
-                "moves": game.tokens,
-                "positions": positions,
-                "snapshot": events.snapshot(game),
-                "fens": fens if game.is_over else None,
+                "moves": moves,
+                "snapshot": snapshot,
+                "start": start,
+                "page_size": replays.PAGE,
+                "pages": [replays.positions_page(game, replays.page_of(start))],
+                # A game in play may change (a move, a takeback): its pages come with their moves.
+                "over": game.is_over,
+                "positions_url": reverse("replay_positions", args=[game.pk]),
             },
             "analysis": game_analysis.as_json(Analysis.objects.filter(game=game).first()),
         },
     )
+
+
+def replay_positions(request, game_id: int):
+    """One page of a replay's positions (``?page=N``; ``&moves=1``: with the moves up to it)."""
+    game = get_object_or_404(Game, pk=game_id)
+    if game.status == Game.Status.WAITING:
+        raise Http404
+    page = request.GET.get("page", "")
+    if not (page.isascii() and page.isdigit()):
+        return JsonResponse({"error": "bad_page", "message": _("Ask for a page by its number.")}, status=400)
+    if int(page) > replays.last_page(game):
+        return JsonResponse(
+            {"error": "bad_page", "message": _("This game has no page %(page)s.") % {"page": page}},
+            status=404,
+        )
+    data = replays.page_for_viewer(game, int(page), with_moves=request.GET.get("moves") == "1")
+    response = JsonResponse(data)
+    if game.is_over:  # never changes again: the browser may keep it
+        patch_cache_control(response, private=True, max_age=replays.CACHE_SECONDS)
+    return response
 
 
 def record(request, game_id: int):
@@ -424,6 +451,13 @@ def analysis(request, game_id: int):
     if request.method != "GET":
         return HttpResponseNotAllowed(["GET", "POST"])
     game = get_object_or_404(Game, pk=game_id)
+    asked = request.GET.get("ply")
+    if asked is not None:  # the board after the better move at one ply (the page leaves them out)
+        if not (asked.isascii() and asked.isdigit()):
+            return JsonResponse({"error": "bad_ply", "message": _("Choose a move.")}, status=400)
+        return JsonResponse(
+            {"ply": int(asked), "better_position": game_analysis.better_position(game.pk, int(asked))}
+        )
     return JsonResponse(game_analysis.as_json(Analysis.objects.filter(game=game).first()))
 
 

@@ -108,8 +108,10 @@ def test_the_replay_page_carries_a_position_per_ply(client_for, user_factory):
     html = client_for(alice).get(f"/play/{game.pk}/replay/").content.decode()
     replay = json_script(html, "replay-data")
     engine = get("reversi")
-    assert replay["moves"] == ["d3", "c5"] and len(replay["positions"]) == 3
-    assert replay["positions"][1] == engine.view(engine.play(engine.initial(), "d3"))
+    (page,) = replay["pages"]  # a short game: every position is on the page
+    assert replay["moves"] == ["d3", "c5"] and page["from"] == 0 and len(page["positions"]) == 3
+    assert page["positions"][1] == engine.view(engine.play(engine.initial(), "d3"))
+    assert page["fens"] is None and replay["over"] is False  # a game in play
     assert f'href="/play/{game.pk}/record.txt"' in html
 
 

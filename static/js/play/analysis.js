@@ -163,12 +163,35 @@ export function setupAnalysis({ root, replay, show, showPosition, onShow, names 
     summary.hidden = false;
   }
 
+  // The board after the better move is not in the page's data (a whole board per move):
+  // asked for when shown, and kept.
+  const betterBoards = new Map();
+  function betterBoard(judged) {
+    if (!judged.has_better && !judged.better_position) return Promise.resolve(null);
+    if (judged.better_position) return Promise.resolve(judged.better_position);
+    if (!betterBoards.has(judged.ply)) {
+      const url = new URL(box.dataset.url, window.location.href);
+      url.searchParams.set("ply", judged.ply);
+      betterBoards.set(judged.ply, fetch(url, { headers: { Accept: "application/json" } })
+        .then((response) => (response.ok ? response.json() : { better_position: null }))
+        .then((answer) => answer.better_position)
+        .catch(() => {
+          betterBoards.delete(judged.ply);
+          return null;
+        }));
+    }
+    return betterBoards.get(judged.ply);
+  }
+
   function showBetter(judged) {
-    show(judged.ply); // the position before the move, then the better move on it
-    if (judged.better_position) showPosition(judged.better_position, judged.best);
-    better.hidden = false;
-    better.textContent = format(gettext("Better was %(move)s; the line that follows: %(line)s"), {
-      move: judged.best, line: judged.line.join(" "),
+    // The position before the move, then the better move on it (unless the viewer moved on).
+    Promise.all([show(judged.ply), betterBoard(judged)]).then(([, position]) => {
+      if (currentPly !== judged.ply) return;
+      if (position) showPosition(position, judged.best);
+      better.hidden = false;
+      better.textContent = format(gettext("Better was %(move)s; the line that follows: %(line)s"), {
+        move: judged.best, line: judged.line.join(" "),
+      });
     });
   }
 

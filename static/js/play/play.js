@@ -31,7 +31,7 @@ let clockBase = { snapshot: initial, reading: readClock(initial.clock) };
 // by the moves that led to them, so a takeback never shows a stale one.
 let viewPly = null;
 const positions = new Map();
-let historyLoaded = null;
+const pagesLoading = new Map(); // page of earlier positions -> its request
 // Per side, the rating change of the finished game ({before, after, delta}), once ratings applied it:
 // in the snapshot of a page opened later, or pushed (a "ratings" message) to a page already open.
 let ratingChanges = [null, null];
@@ -189,20 +189,22 @@ function remember(snapshot) {
   positions.set(snapshot.moves.join(" "), snapshot.position);
 }
 
-// Earlier positions come once from the replay page's data (the server's engine
-// made them); every snapshot seen afterwards adds its own.
-function loadHistory() {
-  historyLoaded ??= (async () => {
-    const response = await fetch(root.dataset.replayUrl, { credentials: "same-origin" });
-    if (!response.ok) throw new Error(`replay: HTTP ${response.status}`);
-    const page = new DOMParser().parseFromString(await response.text(), "text/html");
-    const data = JSON.parse(page.getElementById("replay-data").textContent);
-    data.positions.forEach((position, n) => positions.set(data.moves.slice(0, n).join(" "), position));
-  })().catch((error) => {
-    historyLoaded = null; // try again on the next step
-    throw error;
-  });
-  return historyLoaded;
+// Earlier positions come from the replay's pages (the server's engine made them,
+// replay.page_size plies each), keyed by the moves the server says made them; every
+// snapshot seen afterwards adds its own.
+function loadPage(index) {
+  if (!pagesLoading.has(index)) {
+    const url = new URL(root.dataset.positionsUrl, window.location.href);
+    url.searchParams.set("page", index);
+    url.searchParams.set("moves", "1");
+    pagesLoading.set(index, (async () => {
+      const response = await fetch(url, { credentials: "same-origin" });
+      if (!response.ok) throw new Error(`positions: HTTP ${response.status}`);
+      const page = await response.json();
+      page.positions.forEach((position, n) => positions.set(page.moves.slice(0, page.from + n).join(" "), position));
+    })().finally(() => pagesLoading.delete(index)));
+  }
+  return pagesLoading.get(index);
 }
 
 async function viewAt(n) {
@@ -213,7 +215,7 @@ async function viewAt(n) {
   const key = snapshot.moves.slice(0, ply).join(" ");
   if (!positions.has(key)) {
     try {
-      await loadHistory();
+      await loadPage(Math.floor(ply / Number(root.dataset.pageSize)));
     } catch (error) {
       console.warn("earlier positions could not be loaded", error);
     }
