@@ -1,7 +1,6 @@
 #!/usr/bin/env python
 import os
 import sys
-from pathlib import Path
 
 # Commands that never open the database: no embedded PostgreSQL is started for them.
 NO_DATABASE = {
@@ -23,11 +22,10 @@ def start_embedded_database() -> None:
     Start it for this command, or join the one `make run` keeps; it stops with the last
     process using it.
     """
+    from config.paths import var_dir
     from launch.postgres import start_embedded_postgres
-    from launch.processes import BASE_DIR
 
-    var_dir = Path(os.environ.get("DJANGO_VAR_DIR", BASE_DIR / "var"))
-    os.environ["DATABASE_URL"] = start_embedded_postgres(var_dir)
+    os.environ["DATABASE_URL"] = start_embedded_postgres(var_dir())
 
 
 if __name__ == "__main__":

@@ -23,10 +23,11 @@ from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from config import paths
 from config.embedded import database_url as embedded_database_url
 
-BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = Path(os.getenv("DJANGO_VAR_DIR", BASE_DIR / "var"))
+BASE_DIR = paths.BASE_DIR
+VAR_DIR = paths.var_dir()
 
 
 def env_bool(name: str, *, default: bool) -> bool:
@@ -161,7 +162,7 @@ WSGI_APPLICATION = "config.wsgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [paths.CONFIG_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -480,7 +481,7 @@ USE_TZ = True
 # --- Static and media ------------------------------------------------------
 STATIC_URL = "/static/"
 STATIC_ROOT = Path(os.getenv("DJANGO_STATIC_ROOT", VAR_DIR / "static"))
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [paths.CONFIG_DIR / "static"]
 MEDIA_URL = "/media/"
 MEDIA_ROOT = Path(os.getenv("DJANGO_MEDIA_ROOT", VAR_DIR / "media"))
 # Hashed, compressed static files need `collectstatic` (production). Without the

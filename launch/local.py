@@ -20,8 +20,8 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
+from config import paths
 from config.embedded import data_dir
 from launch.postgres import start_embedded_postgres
 from launch.processes import (
@@ -155,7 +155,7 @@ def run_site(host: str, port: int) -> int:
     # The links in mails (a password reset) point here, never at whatever Host a request named.
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else f"[{host}]" if ":" in host else host
     env.setdefault("SITE_URL", f"http://{shown}:{port}")
-    var_dir = Path(env.get("DJANGO_VAR_DIR", BASE_DIR / "var"))
+    var_dir = paths.var_dir()
     children: list[Child] = []
 
     def on_signal(signum, frame):  # SIGTERM takes the same clean path as Ctrl-C
@@ -174,7 +174,8 @@ def run_site(host: str, port: int) -> int:
             children.append(Child("redis", redis_proc))
             env["REDIS_URL"] = url
             print(f"embedded Redis on {url}", flush=True)
-        subprocess.run([PYTHON, "manage.py", "migrate", "--noinput"], cwd=BASE_DIR, env=env, check=True)
+        # django-admin's form, not manage.py: an installed site (a wheel) has no manage.py.
+        subprocess.run([PYTHON, "-m", "django", "migrate", "--noinput"], env=env, check=True)
         for name, worker_cmd in local_worker_commands(var_dir / "celerybeat-schedule"):
             children.append(start_child(name, worker_cmd, env, quiet_lines=WORKER_SHUTDOWN_CHATTER))
         daphne = start_child("daphne", daphne_command(host, port), env)

@@ -23,11 +23,10 @@ import pytest
 def pytest_load_initial_conftests(early_config, parser, args):
     # A wrapper runs before every plain implementation, pytest-django's settings set-up included.
     if not os.environ.get("DATABASE_URL"):
+        from config.paths import var_dir
         from launch.postgres import start_embedded_postgres
-        from launch.processes import BASE_DIR
 
-        var_dir = Path(os.environ.get("DJANGO_VAR_DIR", BASE_DIR / "var"))
-        os.environ["DATABASE_URL"] = start_embedded_postgres(var_dir)
+        os.environ["DATABASE_URL"] = start_embedded_postgres(var_dir())
     if not os.environ.get("REDIS_URL"):
         _start_private_redis()
     yield
