@@ -30,7 +30,7 @@ import pytest
 from accounts.identity import Identity
 from games import services as play
 from games.live.bot import GameBot
-from games.models import Game, Move
+from games.models import EndReason, Game, Move
 from games.tasks import flag
 from launch.processes import PYTHON, celery_worker_command, free_port, start_embedded_redis
 from tests.faults.test_kill import FAULT_SETTINGS
@@ -121,6 +121,7 @@ class Site:
         )
         self.wait("the worker retrying in vain", lambda: self.log().count("Cannot connect to") > refused)
         self.redis.start()
+        use_broker(self.redis.url)  # this process's pooled broker connections died with Redis
 
 
 @pytest.fixture
@@ -255,8 +256,12 @@ def test_a_redis_restart_during_live_and_computer_games_loses_no_move_and_no_gam
     live.refresh_from_db()
     computer.refresh_from_db()
     # No game lost to the site: the live one ends on bob's clock, the computer game goes on.
-    assert live.status == Game.Status.FINISHED and live.end_reason == Game.EndReason.TIMEOUT, live.end_reason
-    assert live.winner == 0
+    assert live.status == Game.Status.FINISHED and live.end_reason == EndReason.TIMEOUT, live.end_reason
+    story = {
+        name: (bot.snapshot and bot.snapshot["ply"], bot.reconnects, bot.moves_made, len(seen[name].acks))
+        for name, bot in (("alice", black), ("bob", white), ("carol", human))
+    }
+    assert live.winner == 0, f"alice lost on time at ply {live.ply}; (ply seen, reconnects, moves, acks): {story}"
     assert computer.status == Game.Status.ACTIVE and computer.ply >= 2 * carol_moves
     # Bob's flag fell on time: his clock at his last move, from the start of his turn.
     last, bobs_last = Move.objects.filter(game=live).order_by("-ply")[:2]
