@@ -274,6 +274,7 @@ def test_a_redis_restart_during_live_and_computer_games_loses_no_move_and_no_gam
     # Bob's flag fell on time: his clock at his last move, from the start of his turn.
     last, bobs_last = Move.objects.filter(game=live).order_by("-ply")[:2]
     due = last.created_at + timedelta(milliseconds=bobs_last.clock_left_ms)
+    assert live.finished_at is not None
     assert timedelta(0) <= live.finished_at - due <= timedelta(seconds=FLAG_WITHIN), (live.finished_at, due)
     for bot, name, side, game in (
         (black, "alice", 0, live),
@@ -289,5 +290,7 @@ def test_a_redis_restart_during_live_and_computer_games_loses_no_move_and_no_gam
             )
         assert not bot.errors, bot.errors
         # ...and announced: each socket ends with every move of its game.
-        assert bot.snapshot["moves"] == game.tokens, f"{name} did not hear every move"
+        assert bot.snapshot is not None and bot.snapshot["moves"] == game.tokens, (
+            f"{name} did not hear every move"
+        )
     assert "Unrecoverable error" not in site.log()
