@@ -35,6 +35,7 @@ whose reply read failed (check with that test after upgrading kombu or celery).
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 _MENDED = "_fiveboards_mended"
@@ -42,13 +43,14 @@ _MENDED = "_fiveboards_mended"
 
 def mend_redis_channel_close() -> None:
     """Make kombu's Redis channel survive closing after its connection died (idempotent)."""
+    # Any: kombu's type stubs know neither the module's names nor the channel's private methods.
     try:
-        from kombu.transport import redis as kombu_redis
+        kombu_redis: Any = importlib.import_module("kombu.transport.redis")
     except ImportError:
         return
     if kombu_redis.redis is None:  # no redis client installed: no Redis transport to mend
         return
-    channel_class = kombu_redis.Channel
+    channel_class: Any = kombu_redis.Channel
     if getattr(channel_class.close, _MENDED, False):
         return
     original_close = channel_class.close
