@@ -6,6 +6,11 @@ import os
 
 from celery import Celery, signals
 
+from config.broker import mend_redis_channel_close
+
+# A worker that loses Redis reconnects instead of exiting (config/broker.py: a kombu bug).
+mend_redis_channel_close()
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("config")
