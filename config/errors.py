@@ -5,7 +5,7 @@ explanation). These render ``error.html`` (the full layout, as the 404 page has)
 and, should that fail (a page that failed because the request, the database or a
 context processor did may fail again while rendering the layout), the same text in
 ``bare.html``, which needs none of them. The 500 and 503 pages always use
-``bare.html`` (``templates/500.html``, ``config/unavailable.py``). None shows a
+``bare.html`` (``config/templates/500.html``, ``config/unavailable.py``). None shows a
 stack trace or the exception's text: those go to the log only.
 """
 

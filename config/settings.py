@@ -413,7 +413,7 @@ ACCOUNT_PREVENT_ENUMERATION = True
 # No "you have no account" mail to strangers' addresses: sign-up needs no e-mail here.
 ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Five Boards] "
-# Both links last three days and work once; the mails say so (templates/account/email/).
+# Both links last three days and work once; the mails say so (config/templates/account/email/).
 ACCOUNT_EMAIL_CONFIRMATION_EXPIRE_DAYS = 3
 PASSWORD_RESET_TIMEOUT = 3 * 24 * 3600
 ACCOUNT_FORMS = {

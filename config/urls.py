@@ -27,7 +27,7 @@ def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
 # An unreachable Redis or broker is a 503 ("try again", and nginx tries another
 # daphne), never a 500 traceback page (config/unavailable.py).
 handler500 = "config.unavailable.server_error_or_unavailable"
-# Translated, in the site's layout, with a way back (config/errors.py); 404 is templates/404.html.
+# Translated, in the site's layout, with a way back (config/errors.py); 404 is config/templates/404.html.
 handler400 = "config.errors.bad_request"
 handler403 = "config.errors.permission_denied"
 

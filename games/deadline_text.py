@@ -6,7 +6,7 @@ no am/pm at all) and its "2 days, 4 hours" is untranslated in Hindi, Bengali and
 Greek. So the date is built here from our own translated pieces, with a 24-hour
 time, which needs no am/pm in any language.
 
-The browser writes it with ``static/js/deadline.js``, from the same msgids (in the
+The browser writes it with ``config/static/js/deadline.js``, from the same msgids (in the
 JavaScript catalogue too) and the same rules, in the reader's local time; a page
 rendered here says "UTC", and the home page's script rewrites it in local time.
 """
@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 
 from django.utils.translation import gettext, ngettext, pgettext
 
-# The msgids are also in djangojs.po (static/js/deadline.js): change both together.
+# The msgids are also in djangojs.po (config/static/js/deadline.js): change both together.
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 

@@ -43,7 +43,7 @@ class GameBot:
         on_message: Callable[[dict[str, Any]], bool] | None = None,
     ) -> None:
         self.connect_gate = connect_gate  # limits handshakes in flight (load tests)
-        # As the browser does (static/js/play/client.js): a move not acknowledged
+        # As the browser does (config/static/js/play/client.js): a move not acknowledged
         # in this time is resent with a sync; waiting for the opponent never syncs.
         self.ack_timeout = ack_timeout
         self.url = url
@@ -204,7 +204,7 @@ class GameBot:
                             if self.pending is not None:
                                 await ws.send(json.dumps(self.pending))
                                 await ws.send(json.dumps({"type": "sync"}))
-                                # As the page does (static/js/play/client.js): an overloaded
+                                # As the page does (config/static/js/play/client.js): an overloaded
                                 # server gets slower for every resend it must answer.
                                 ack_wait = min(2 * ack_wait, 4 * self.ack_timeout)
                             continue

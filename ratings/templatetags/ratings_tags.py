@@ -107,7 +107,7 @@ def signed(delta: int) -> str:
 
 
 def change_badge(delta: int) -> SafeString:
-    """A game's rating change beside a player's rating, coloured by its sign (static/js/play/play.js draws the same)."""
+    """A game's rating change beside a player's rating, coloured by its sign (config/static/js/play/play.js draws the same)."""
     kind = "up" if delta > 0 else ("down" if delta < 0 else "same")
     return format_html(
         '<span class="rating-change {}" title="{}">{}</span>',

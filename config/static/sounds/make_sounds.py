@@ -1,6 +1,6 @@
 """Writes the board's short sound effects as small WAV files next to this script.
 
-    python static/sounds/make_sounds.py
+    python config/static/sounds/make_sounds.py
 
 Synthesised (sine tones with a quick decay) rather than recorded, so the site
 needs no third-party audio and the files stay a few kilobytes each: 8-bit mono

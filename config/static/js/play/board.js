@@ -201,7 +201,7 @@ export class GridBoard {
   }
 
   // glyph: the cell's content in one or two characters, for the screen-reader mode's
-  // table (static/js/play/screen-reader.js), which follows every label through onLabel.
+  // table (config/static/js/play/screen-reader.js), which follows every label through onLabel.
   setLabel(token, text, glyph = "") {
     this.cells.get(token).hit.setAttribute("aria-label", text);
     this.onLabel?.(token, text, glyph);
