@@ -119,9 +119,9 @@ class ChallengeOut(Schema):
 class ChallengeForm(Schema):
     game: GameSlug  # type: ignore[valid-type]
     rated: bool = False
-    clock_limit: int | None = Field(None, alias="clock.limit", description="seconds each, whole minutes")
-    clock_increment: int = Field(0, alias="clock.increment", description="seconds added a move")
-    days: int | None = Field(None, description="days per move: a correspondence game (no clock)")
+    clock_limit: int = Field(0, ge=0, le=3600, alias="clock.limit", description="seconds each, whole minutes")
+    clock_increment: int = Field(0, ge=0, le=60, alias="clock.increment", description="seconds added a move")
+    days: int = Field(0, ge=0, le=14, description="days per move: a correspondence game (no clock)")
     colour: Literal["random", "first", "second"] = Field(
         "random", description="the challenger's side: first moves first"
     )
@@ -143,9 +143,9 @@ def create_challenge(request: HttpRequest, username: str, form: Form[ChallengeFo
     invited = find_player(username) if 0 < len(username) <= 150 and "\x00" not in username else None
     if invited is None:
         raise ApiError(404, f"There is no player called {username[:40]!r}.")
-    if form.days is None and form.clock_limit is None:
+    if not form.days and not form.clock_limit:
         raise ApiError(400, "Give clock.limit (seconds) and clock.increment, or days (per move).")
-    if form.clock_limit is not None and form.clock_limit % 60:
+    if form.clock_limit % 60:
         raise ApiError(400, "clock.limit: whole minutes (a multiple of 60 seconds).", code=Code.BAD_TIME)
     if not take_slot(f"api:challenges:{identity.user.pk}", settings.API_CHALLENGES_PER_MINUTE, 60):
         raise ApiError(
@@ -161,11 +161,11 @@ def create_challenge(request: HttpRequest, username: str, form: Form[ChallengeFo
             game=str(form.game),
             kind=Game.Kind.DIRECT,
             side=side,
-            minutes=(form.clock_limit or 0) // 60,
+            minutes=form.clock_limit // 60,
             increment=form.clock_increment,
             invited_user=invited,
             casual=not form.rated,
-            days_per_move=form.days or 0,
+            days_per_move=form.days,
         )
     except GameError as error:
         raise _refused(error) from None
