@@ -43,6 +43,9 @@ class User(AbstractUser):
     # Server-made square avatars (re-encoded, random names); the upload itself is never kept.
     avatar = models.FileField(_("photo"), upload_to="avatars/", blank=True, max_length=200)
     avatar_small = models.FileField(upload_to="avatars/", blank=True, max_length=200)
+    # A BOT account (issue #41, docs/api.md "Bot accounts"): a program plays it through the
+    # API's bot endpoints only. Set once, before its first game, and never unset (lichess's rule).
+    is_bot = models.BooleanField(default=False)
 
     # Set by accounts.receivers before a save: (password, is_active) as stored, or None.
     _stored_credentials: tuple[str, bool] | None

@@ -9,6 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, ValidationError
 
+from api import play
 from api.auth import ApiError
 from api.read import ANONYMOUS_TAG
 from api.read import router as read_router
@@ -37,6 +38,9 @@ api = SiteApi(
     docs_url=None,  # the document is served; the interactive page would need a CDN script the CSP refuses
 )
 api.add_router("/", read_router)
+api.add_router("/", play.router)
+api.add_router("/", play.bot_router)
+api.add_router("/", play.board_router)
 
 
 def _error(request: HttpRequest, status: int, message: str, **extra: object) -> HttpResponse:

@@ -78,9 +78,11 @@ def _count(kind: str, key: str) -> None:
 class TokenAuth(HttpBearer):
     """A Bearer token with ``scope`` (or, when ``anonymous``, no token at all)."""
 
-    def __init__(self, scope: str, *, anonymous: bool = False) -> None:
+    def __init__(self, scope: str, *also: str, anonymous: bool = False) -> None:
         super().__init__()
         self.scope = str(scope)  # a Scope member or its value
+        # Any one of these will do (the challenge endpoints take a challenge, board or bot token, as lichess's).
+        self.scopes = (self.scope, *(str(other) for other in also))
         self.anonymous = anonymous
 
     def __call__(self, request: HttpRequest) -> Caller:
@@ -102,14 +104,19 @@ class TokenAuth(HttpBearer):
                 "with a token made on the settings page.",
             )
         _count("token", str(token.pk))
-        if not token.has_scope(self.scope):
+        if not any(token.has_scope(scope) for scope in self.scopes):
+            wanted = " or ".join(repr(scope) for scope in self.scopes)
             raise ApiError(
                 403,
-                f"This token lacks the scope {self.scope!r}.",
-                scope=self.scope,
+                f"This token lacks the scope {wanted}.",
+                scope=self.scope if len(self.scopes) == 1 else list(self.scopes),
                 token_scopes=token.scope_list,
             )
-        return Caller(ip=ip, token=token)
+        return self.check(Caller(ip=ip, token=token))
+
+    def check(self, caller: Caller) -> Caller:
+        """Further conditions on the token's player (the Play API's bot and board endpoints add theirs)."""
+        return caller
 
     def authenticate(self, request: HttpRequest, token: str) -> Caller | None:  # pragma: no cover
         # Unused: __call__ above handles the header itself (the anonymous case and the errors).

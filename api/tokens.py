@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -73,9 +74,34 @@ def create_token(*, user: User, name: str, scopes: Iterable[str]) -> NewToken:
     return NewToken(token=token, secret=secret)
 
 
+def token_group(token_id: int) -> str:
+    """The channel-layer group of a token's open streams (api/streams.py): told at once when it is revoked."""
+    return f"api.token.{token_id}"
+
+
 def revoke_token(*, user: User, token_id: int) -> bool:
-    """Revoke one of ``user``'s live tokens; False if there is no such token (or not theirs)."""
-    return bool(live_tokens(user).filter(pk=token_id).update(revoked_at=timezone.now()))
+    """Revoke one of ``user``'s live tokens; False if there is no such token (or not theirs).
+
+    Its open streams end at once (told through the channel layer once the revocation
+    commits); a stream that misses the message finds it on its next check (every
+    ``API_STREAM_TOKEN_CHECK_SECONDS``).
+    """
+    revoked = bool(live_tokens(user).filter(pk=token_id).update(revoked_at=timezone.now()))
+    if revoked:
+        transaction.on_commit(lambda: _tell_streams(token_id), robust=True)
+    return revoked
+
+
+def _tell_streams(token_id: int) -> None:
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    async_to_sync(get_channel_layer().group_send)(token_group(token_id), {"type": "stream.revoked"})
+
+
+def is_live(token_id: int) -> bool:
+    """Whether the token is still accepted (not revoked, its player active): what open streams re-check."""
+    return ApiToken.objects.filter(pk=token_id, revoked_at__isnull=True, user__is_active=True).exists()
 
 
 def authenticate(secret: str) -> ApiToken | None:

@@ -542,6 +542,13 @@ LOGGING = {
 # requests without a (valid) token. Counted in the cache, so in Redis across processes.
 API_RATE_PER_TOKEN = int(os.getenv("API_RATE_PER_TOKEN", "120"))
 API_RATE_PER_IP = int(os.getenv("API_RATE_PER_IP", "60"))
+# The Play API's NDJSON streams (api/streams.py): an empty line this often keeps an idle stream
+# open through nginx and any proxy; the token is re-read from the database this often (a
+# revocation also reaches open streams at once through the channel layer).
+API_STREAM_HEARTBEAT_SECONDS = float(os.getenv("API_STREAM_HEARTBEAT_SECONDS", "6"))
+API_STREAM_TOKEN_CHECK_SECONDS = float(os.getenv("API_STREAM_TOKEN_CHECK_SECONDS", "0.5"))
+# Challenges one player may create through the API a minute (each reaches another player).
+API_CHALLENGES_PER_MINUTE = int(os.getenv("API_CHALLENGES_PER_MINUTE", "10"))
 
 # Computer analysis of finished games (games/services/analysis.py): new analyses per 24 hours.
 ANALYSIS_DAILY_QUOTA = int(os.getenv("ANALYSIS_DAILY_QUOTA", "20"))

@@ -39,6 +39,18 @@ def game_group(game_id: int) -> str:
     return f"game.{game_id}"
 
 
+def stream_group(user_id: int) -> str:
+    """A player's API event streams (api/streams.py): woken when one of their challenges or games changes."""
+    return f"stream.{user_id}"
+
+
+def wake_streams(*user_ids: int | None) -> None:
+    """Tell these players' event streams to read their challenges and games again (they hold no state of ours)."""
+    layer = get_channel_layer()
+    for user_id in {uid for uid in user_ids if uid}:
+        async_to_sync(layer.group_send)(stream_group(user_id), {"type": "stream.wake"})
+
+
 def _player(game: Game, side: int) -> Player | None:
     if not game.side_is_taken(side):
         return None
@@ -229,6 +241,9 @@ def send_lobby_event(game_id: int) -> None:
     layer = get_channel_layer()
     async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "notify", "payload": {"type": "lobby"}})
     game = Game.objects.filter(pk=game_id).select_related("created_by").first()
+    if game is not None:
+        # The challenger's and the challenged's programs hear of a challenge made, taken or called off.
+        wake_streams(game.created_by_id, game.invited_user_id, game.user0_id, game.user1_id)
     if game is not None and game.kind == Game.Kind.DIRECT and game.invited_user_id:
         async_to_sync(layer.group_send)(
             user_group(game.invited_user_id),
