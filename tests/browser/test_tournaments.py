@@ -104,3 +104,69 @@ def test_a_page_left_open_through_the_end_switches_to_the_finished_state(
     expect(page.locator("[data-winner]")).to_be_visible()
     page.reload()
     expect(page.locator("#you-title + p")).to_have_text(f"You finished in place {place}.")
+
+
+def test_a_player_with_a_correspondence_game_running_is_paired_like_everyone_else(
+    new_context, login_session, user_factory
+):
+    # Issue #37, defect 3: any running game of a player's, even a three-day
+    # correspondence game, kept them out of every arena pairing ("you will be
+    # paired as soon as another player is free", for days).
+    from games import services as play
+    from games.models import Game
+    from tournaments.models import Participant
+
+    alice, bob, carol, erin = (user_factory(name) for name in ("alice", "bob", "carol", "erin"))
+    letters = in_thread(
+        play.create_paired_game, game="ataxx", users=(alice, erin), minutes=0, days_per_move=3
+    )
+    assert letters.status == Game.Status.ACTIVE and letters.days_per_move == 3
+    arena = in_thread(
+        services.create,
+        user=carol,
+        name="Busy people's arena",
+        kind="arena",
+        game="reversi",
+        minutes=3,
+        starts_in=0,
+    )
+    in_thread(services.start_if_due, arena.pk)
+    pages = {
+        user.username: new_context(session_cookie=login_session(user)).new_page()
+        for user in (alice, bob, carol)
+    }
+    for page in pages.values():
+        page.goto(f"/tournaments/{arena.pk}/")
+
+    def playing(name: str) -> int:
+        """The arena game ``name``'s page went to by itself, once it is there and connected."""
+        page = pages[name]
+        page.wait_for_url(re.compile(r"/play/\d+/$"))
+        page.wait_for_function(READY)
+        game_id = int(re.search(r"/play/(\d+)/$", page.url).group(1))
+        assert Participant.objects.get(tournament=arena, user__username=name).playing_id == game_id
+        return game_id
+
+    # Alice (with her correspondence game) and bob join: they are paired at once.
+    pages["alice"].click('[data-action="join"]')
+    expect(pages["alice"].locator("[data-my-state]")).to_contain_text("you will be paired as soon as")
+    pages["bob"].click('[data-action="join"]')
+    first = playing("alice")
+    assert playing("bob") == first
+
+    # Carol, the third, waits for a player to be free...
+    pages["carol"].click('[data-action="join"]')
+    expect(pages["carol"].locator("[data-my-state]")).to_contain_text("you will be paired as soon as")
+    expect(pages["carol"].locator("[data-games] a")).to_have_count(1)
+    # ...and is paired with the winner as soon as the first game ends: all three have played in the arena.
+    pages["bob"].click('[data-action="resign"]')
+    pages["bob"].locator('#confirm-resign button[value="confirm"]').click()
+    second = playing("carol")
+    assert second != first
+    winner = pages["alice"]
+    winner.wait_for_url(f"**/play/{second}/")  # the game page that ended went to the next game by itself
+    winner.wait_for_function(READY)
+    second_game = Game.objects.get(pk=second)
+    assert {second_game.user0, second_game.user1} == {alice, carol}
+    letters.refresh_from_db()
+    assert letters.status == Game.Status.ACTIVE  # the correspondence game goes on, untouched

@@ -204,3 +204,51 @@ def test_the_tv_shows_every_game_in_progress_with_visible_pieces_at_both_sizes(
             "[...document.querySelectorAll('.tv-channel')].map((b) => getComputedStyle(b).fontFamily)"
         )
         assert set(channel_fonts) == {body_font}
+
+
+def test_a_correspondence_game_reads_three_days_on_the_watch_list_at_both_sizes(
+    new_context, site_url, user_factory, redis_layer
+):
+    """Issue #37, defect 7: the list showed a correspondence game's clock as "4320+0" (its three days in minutes).
+    It reads "3 days" as everywhere else, as the page first renders it and as the socket's feed redraws it, on a
+    phone too, and in the viewer's language."""
+    alice, bob = user_factory("alice"), user_factory("bob")
+    letters = in_thread(
+        services.create_paired_game, game="ataxx", users=(alice, bob), minutes=0, days_per_move=3
+    )
+    row = f'tr[data-game-id="{letters.pk}"]'
+    for viewer, (viewport, language, label) in {
+        "desktop": (DESKTOP, "en", "3 days"),
+        "phone": (PHONE, "en", "3 days"),
+        "phone-el": (PHONE, "el", "3 ημέρες"),
+    }.items():
+        context = new_context(viewport=viewport)
+        context.add_cookies([{"name": "django_language", "value": language, "url": site_url}])
+        page = context.new_page()
+        page.add_init_script(SOCKET_FEEDS)
+        page.goto("/watch/")
+        cell = page.locator(f"{row} .time-control")
+        expect(cell).to_have_text(label)  # as the server rendered it (or the socket, if it was quicker)
+        # The socket's list redraws the rows: wait for one with this game, and read what it says.
+        page.wait_for_function(
+            "(id) => window.__socketFeeds.some((feed) => feed.games.some((game) => game.id === id))",
+            arg=letters.pk,
+        )
+        sent = page.evaluate(
+            "(id) => window.__socketFeeds.findLast((feed) => feed.games.some((game) => game.id === id))"
+            ".games.find((game) => game.id === id).time_control",
+            letters.pk,
+        )
+        assert sent == label, (viewer, sent)
+        expect(cell).to_have_text(label)
+        expect(cell).to_be_visible()
+        # On one line ("3" above "days" on a phone reads as two things), inside the screen, and the page
+        # never scrolls sideways.
+        lines = cell.evaluate(
+            "(td) => { const r = document.createRange(); r.selectNodeContents(td); return r.getClientRects().length; }"
+        )
+        assert lines == 1, (viewer, lines)
+        box = cell.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], (viewer, box)
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], viewer
+        screenshot(page, f"watch-correspondence-{viewer}")
