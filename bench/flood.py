@@ -296,13 +296,25 @@ def make_flood(port: int, guests: int, game: str) -> tuple[list[tuple[str, str, 
 
 
 def probe_limits(port: int, game: str) -> str:
-    """A 4th guest from the first (full) address, and a guest's 3rd game: both must be refused."""
+    """A 4th guest from the first (full) address, and a guest's 3rd game: both must be refused.
+
+    Also a burst from a fresh address: the count is not locked (games/services/limits.py).
+    """
     stranger = Browser(port, flood_address(0))
     status_address, _ = stranger.new_computer_game(game)
     # A guest of its own address, so the address's limit is not what refuses the 3rd.
     alone = Browser(port, "127.0.200.1")
     seen = [alone.new_computer_game(game)[0] for _ in range(3)]
+    # A burst: 8 new guests from one fresh address at once, then one more after it.
+    burst = [Browser(port, "127.0.199.1") for _ in range(8)]
+    for browser in burst:
+        browser.request("GET", "/")
+    with ThreadPoolExecutor(8) as pool:
+        at_once = list(pool.map(lambda b: b.new_computer_game(game)[0], burst))
+    after = Browser(port, "127.0.199.1").new_computer_game(game)[0]
     return (
+        f"a burst of 8 new guests at once from one address: {at_once.count(302)} games started, then "
+        f"one more request: HTTP {after}; "
         f"7th guests' game from one address: HTTP {status_address} "
         f"({'refused' if status_address == 400 else 'NOT refused'}); one guest's 3 games: HTTP {seen} "
         f"({'3rd refused' if seen[2] == 400 else '3rd NOT refused'})"
