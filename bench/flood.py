@@ -607,6 +607,9 @@ def main() -> None:
             flush=True,
         )
         os.environ.update(layout.env)
+        sys.path.insert(
+            0, str(layout.dir)
+        )  # --same-queue's settings module, as PYTHONPATH gives the processes
         import django
 
         django.setup()
