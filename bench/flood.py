@@ -26,6 +26,10 @@ core), and one beat. The processes are the units' own ExecStart lines.
    computer's reply, ``--replies`` of them, median, p95, max.
 3. **Flags**: ``--flags`` human games at 1+0 between guests; each side's first
    move is made through the services (that starts the clocks), then nobody moves.
+   Black's clock is set to ``--flag-left`` seconds (3) just before white's move, as
+   in a time scramble: that move queues the flag task only that long before it is
+   due, so a flag task behind a long queue would be late (``--flag-left 0``: the
+   whole minute, the task queued 60 s ahead).
    A player's socket waits for the game's end: lateness is its arrival (wall
    clock) minus the game's ``flag_at`` (the moment the clock ran out).
 4. The queue depths (Redis LLEN of each queue, sampled every 0.5 s over the
@@ -434,8 +438,11 @@ async def easy_replies(url: str, wanted: int, deadline: float) -> tuple[list[flo
     return replies[:wanted], waiting, games
 
 
-def make_flag_game(index: int) -> tuple[int, str, float]:
-    """A 1+0 game between two guests, both first moves made: (game id, the side to move's cookie, flag_at)."""
+def make_flag_game(index: int, left: float | None) -> tuple[int, str, float]:
+    """A 1+0 game between two guests, both first moves made: (game id, the side to move's cookie, flag_at).
+
+    ``left``: black's clock when its turn comes (None: the whole minute, less what the first move took).
+    """
     from games import engines, services
     from games.models import Game
 
@@ -452,6 +459,10 @@ def make_flag_game(index: int) -> tuple[int, str, float]:
     services.join_game(game_id=game.pk, identity=white, token=game.invite_token)
     engine = engines.get("reversi")
     for ply, who in enumerate((black, white)):
+        if ply == 1 and left is not None:
+            # A time scramble: black has ``left`` seconds when white's move hands it the turn,
+            # so that move arms the flag task that little ahead of its moment (docs/operations.md).
+            Game.objects.filter(pk=game.pk).update(clock0_ms=int(left * 1000))
         state = Game.objects.get(pk=game.pk).engine_state()
         services.play_move(
             game_id=game.pk,
@@ -504,7 +515,7 @@ async def measure(args, url: str, flood_games, queues: QueueWatch) -> None:
     async def flags() -> list[tuple[int, float | None]]:
         watchers = []
         for i in range(args.flags):
-            game_id, cookie, flag_at = await sync_to_async(make_flag_game)(i)
+            game_id, cookie, flag_at = await sync_to_async(make_flag_game)(i, args.flag_left)
             watchers.append(
                 (game_id, asyncio.create_task(watch_flag(url, game_id, cookie, flag_at, deadline)))
             )
@@ -538,7 +549,9 @@ async def measure(args, url: str, flood_games, queues: QueueWatch) -> None:
         print(f"  and one reply still not in after {waiting:.1f} s when the window closed")
     late = [lateness for _, lateness in flagged if lateness is not None]
     print(
-        f"flags (1+0, {len(flagged)} games): "
+        f"flags (1+0, {len(flagged)} games, "
+        + (f"{args.flag_left:g} s left at the last move" if args.flag_left else "the whole minute left")
+        + "): "
         + ", ".join(f"game {g}: {'not in the window' if x is None else f'{x:+.3f} s'}" for g, x in flagged)
     )
     if late:
@@ -563,8 +576,15 @@ def main() -> None:
     parser.add_argument(
         "--seconds",
         type=float,
-        default=FLAG_CLOCK_MINUTES * 60 + 20,
-        help="the measured window's limit; it must outlast a 1+0 clock (default 80)",
+        default=80,
+        help="the measured window's limit (default 80; with --flag-left 0 it must outlast a 1+0 clock)",
+    )
+    parser.add_argument(
+        "--flag-left",
+        type=float,
+        default=3.0,
+        help="seconds on the flagging clock when its last move is made, as in a time scramble: the flag "
+        "task is queued that long before it is due (default 3; 0 or less: the whole minute)",
     )
     parser.add_argument("--limit", type=float, default=420, help="the whole run's limit in seconds (420)")
     parser.add_argument(
@@ -574,6 +594,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.flood < 1 or args.replies < 1 or args.flags < 0:
         parser.error("--flood and --replies must be 1 or more, --flags 0 or more")
+    if args.flag_left <= 0:
+        args.flag_left = None
 
     def on_signal(signum, frame):
         raise KeyboardInterrupt
