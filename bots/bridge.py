@@ -130,17 +130,17 @@ class GamePlayer:
             self.log.error("game %s: the engine has no move at ply %s", self.game_id, state["ply"])
             return
         self.posted_ply = state["ply"]
-        self.log.debug(
-            "game %s: ply %s %s (%s, %.2f s, score %s)",
-            self.game_id,
-            state["ply"] + 1,
-            search.move,
-            go,
-            took,
-            search.score,
-        )
         # ?ply: a move resent after a reconnect never lands twice (the site answers "stale").
-        self._post(f"move/{search.move}?ply={state['ply']}")
+        if self._post(f"move/{search.move}?ply={state['ply']}"):
+            self.log.debug(
+                "game %s: ply %s %s (%s, %.2f s, score %s)",
+                self.game_id,
+                state["ply"] + 1,
+                search.move,
+                go,
+                took,
+                search.score,
+            )
         if self.wants_to_offer_draw(state):
             self.draw_offered_at = state["ply"]
             self.log.info("game %s: offering a draw", self.game_id)
@@ -178,15 +178,19 @@ class GamePlayer:
         recent = self._recent(rules.draw_moves)
         return bool(recent) and all(abs(score) <= rules.draw_score for score in recent)
 
-    def _post(self, command: str) -> None:
+    def _post(self, command: str) -> bool:
+        """Whether the site took the command; a refusal or a dropped connection is logged."""
         try:
             self.client.post(f"/api/bot/game/{self.game_id}/{command}")
+            return True
         except ApiError as exc:
             # stale/game_over: the game moved on meanwhile; the stream brings the truth.
             self.log.warning("game %s: %s refused: %s", self.game_id, command, exc)
+            return False
         except NETWORK_ERRORS as exc:
             # The stream drops too; on reconnect gameFull says whether the move landed.
             self.log.warning("game %s: %s not sent (%s)", self.game_id, command, exc)
+            return False
 
     def summary(self, seconds: float) -> None:
         state, full = self.last, self.full
