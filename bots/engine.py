@@ -35,11 +35,11 @@ def go_command(config: EngineConfig, state: dict[str, Any], you: int) -> str:
     """
     if config.movetime > 0:
         return f"go movetime {config.movetime}"
-    times = [state.get("wtime"), state.get("btime")]
+    wtime, btime = state.get("wtime"), state.get("btime")
     incs = [state.get("winc") or 0, state.get("binc") or 0]
-    if times[0] is None or times[1] is None:
+    if wtime is None or btime is None:
         return "go"
-    times = [int(t) for t in times]
+    times = [int(wtime), int(btime)]
     times[you] = max(1, times[you] - config.move_overhead)
     if config.protocol == "uai":
         return f"go btime {times[0]} wtime {times[1]} binc {int(incs[0])} winc {int(incs[1])}"
