@@ -222,6 +222,7 @@ class Bridge:
         self.stopping = threading.Event()
         self.lock = threading.Lock()
         self.games: dict[int, threading.Thread] = {}
+        self.done: set[int] = set()  # games played to the end here: a late gameStart restarts none
         self.finished = 0
         self.max_finished = max_finished  # stop after this many games (tests, match scripts)
 
@@ -236,6 +237,7 @@ class Bridge:
     def game_ended(self, game_id: int) -> None:
         with self.lock:
             self.games.pop(game_id, None)
+            self.done.add(game_id)
             self.finished += 1
             if self.max_finished is not None and self.finished >= self.max_finished:
                 self.stopping.set()
@@ -246,7 +248,7 @@ class Bridge:
 
     def start_game(self, game_id: int) -> None:
         with self.lock:
-            if game_id in self.games:
+            if game_id in self.games or game_id in self.done:
                 return
             thread = threading.Thread(
                 target=GamePlayer(self, game_id).run, name=f"game-{game_id}", daemon=True
@@ -272,6 +274,10 @@ class Bridge:
             self.client.post(f"/api/challenge/{challenge['id']}/accept")
         except (ApiError, *NETWORK_ERRORS) as exc:
             log.warning("challenge %s: accept failed: %s", challenge["id"], exc)
+            return
+        # The game has the challenge's id: play it now, so that it counts against
+        # max_games at once (its gameStart event, coming later, then changes nothing).
+        self.start_game(challenge["id"])
 
     def on_event(self, event: dict[str, Any]) -> None:
         kind = event.get("type")

@@ -3,6 +3,7 @@ the configuration's checks, the reconnection waits, the engine's scores."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -152,3 +153,27 @@ def test_a_bad_configuration_is_refused_with_what_is_wrong(data, message, monkey
     monkeypatch.delenv("BOT_TOKEN", raising=False)
     with pytest.raises(ConfigError, match=message):
         parse(data)
+
+
+def test_an_accepted_challenge_counts_against_max_games_before_its_game_starts(monkeypatch):
+    from bots import bridge as bridge_module
+
+    release = threading.Event()
+    monkeypatch.setattr(bridge_module.GamePlayer, "run", lambda self: release.wait(10))
+    config = parse(
+        {
+            "site": {"url": "http://127.0.0.1:9", "token": "t"},
+            "engine": {"command": "e"},
+            "challenges": {"max_games": 1},
+        }
+    )
+    bridge = bridge_module.Bridge(config)
+    posted: list[str] = []
+    monkeypatch.setattr(bridge.client, "post", lambda path, **fields: posted.append(path) or {})
+    try:
+        bridge.on_event({"type": "challenge", "challenge": {**challenge(), "id": 1}})
+        bridge.on_event({"type": "challenge", "challenge": {**challenge(), "id": 2}})
+        assert posted == ["/api/challenge/1/accept", "/api/challenge/2/decline"]
+        assert bridge.in_play() == 1
+    finally:
+        release.set()
