@@ -55,7 +55,7 @@ def test_the_wheel_holds_every_app_template_static_file_catalogue_and_data_file(
     assert len(needed) > 100  # the patterns found the site's files
     missing = sorted(needed - names)
     assert missing == [], f"not in the wheel: {missing[:20]}"
-    assert not any(name.startswith(("tests/", "bench/", "deploy/")) for name in names)
+    assert not any(name.startswith(("tests/", "bench/", "deploy/", "bots/")) for name in names)
 
 
 def test_a_fresh_install_of_the_wheel_serves_a_game_with_python_m_launch(wheel, tmp_path):

@@ -1,0 +1,3 @@
+from bots.bridge import main
+
+raise SystemExit(main())
