@@ -213,7 +213,6 @@ def pytest_collection_modifyitems(config, items):
 def pytest_configure(config):
     from django.conf import settings
 
-
     # Real hashers cost ~0.3 s per user; tests create hundreds.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # Channels' test communicator turns off the connection clean-up of
