@@ -54,7 +54,7 @@ perf: setup
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy config games accounts ratings launch chat tournaments bots
+	$(BIN)/mypy config games accounts ratings launch chat tournaments api bots
 	$(BIN)/lint-imports
 
 bench: setup

@@ -117,7 +117,7 @@ class ChallengeOut(Schema):
 
 
 class ChallengeForm(Schema):
-    game: GameSlug  # type: ignore[valid-type]
+    game: GameSlug
     rated: bool = False
     clock_limit: int = Field(0, ge=0, le=3600, alias="clock.limit", description="seconds each, whole minutes")
     clock_increment: int = Field(0, ge=0, le=60, alias="clock.increment", description="seconds added a move")

@@ -21,6 +21,7 @@ from games.engines import ENGINES
 from games.models import Favourite, Game
 from games.names import game_name
 from games.services.analysis import summaries_for
+from games.store.ratings import RatingShift
 from ratings.charts import sparkline
 from ratings.elo import INITIAL_RATING, is_provisional, shown
 from ratings.enums import Result, UnratedReason
@@ -431,22 +432,23 @@ def rating_values(user_ids: Iterable[int], game: str) -> dict[int, int]:
     return {user_id: shown(found.get(user_id, INITIAL_RATING)) for user_id in ids}
 
 
-def rating_shift(change: RatingChange) -> dict[str, int]:
+def rating_shift(change: RatingChange) -> RatingShift:
     """A game's change of one player's rating as pages show it: before, after, and the difference of the two."""
     before, after = shown(change.before), shown(change.after)
     return {"before": before, "after": after, "delta": after - before}
 
 
-def rating_changes_of(game: Game) -> list[dict[str, int] | None]:
+def rating_changes_of(game: Game) -> list[RatingShift | None]:
     """Per side, the rating change ``game`` made (None: unrated, not applied yet, or not a registered player).
 
     Lent to games as ``games.store.ratings.changes_of``: the game page's
     snapshot and game-over panel show it without importing ratings.
     """
     by_user = {change.user_id: change for change in RatingChange.objects.filter(game_id=game.pk)}
-    shifts: list[dict[str, int] | None] = []
+    shifts: list[RatingShift | None] = []
     for side in (0, 1):
-        change = by_user.get(game.user_id_of(side))
+        user_id = game.user_id_of(side)  # None: a guest's or the computer's side, which no rating moves
+        change = by_user.get(user_id) if user_id is not None else None
         shifts.append(rating_shift(change) if change is not None else None)
     return shifts
 

@@ -52,7 +52,10 @@ def _standings_key(tournament_id: int) -> str:
 def _kept(tournament_id: int) -> tuple[list[int], str] | None:
     """The (version, text) kept, or None; a bare text kept by a release before versions counts as none."""
     kept = cache.get(_standings_key(tournament_id))
-    return kept if isinstance(kept, tuple | list) and len(kept) == 2 else None
+    if not (isinstance(kept, tuple | list) and len(kept) == 2):
+        return None
+    version, text = kept
+    return list(version), text
 
 
 def _keep(tournament_id: int, version: list[int], text: str) -> bool:

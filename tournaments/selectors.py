@@ -55,7 +55,12 @@ def rows(tournament: Tournament) -> list[dict[str, Any]]:
     ]
 
 
-STATUS_ORDER = {Tournament.Status.SCHEDULED: 0, Tournament.Status.RUNNING: 1, Tournament.Status.FINISHED: 2}
+# Keyed by str: tournament.status reads back as the plain value (Status members are str and equal to it).
+STATUS_ORDER: dict[str, int] = {
+    Tournament.Status.SCHEDULED: 0,
+    Tournament.Status.RUNNING: 1,
+    Tournament.Status.FINISHED: 2,
+}
 
 
 def version(tournament: Tournament) -> list[int]:

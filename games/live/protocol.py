@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Literal, TypedDict
 
+from games.store.ratings import RatingShift
+
 # --- client -> server -------------------------------------------------------------
 
 CommandType = Literal[
@@ -149,14 +151,6 @@ class Result(TypedDict):
     winner: int | None
     reason: EndReasonName
     score: list[int]
-
-
-class RatingShift(TypedDict):
-    """One player's rating change in a finished game, as shown (rounded)."""
-
-    before: int
-    after: int
-    delta: int
 
 
 class Snapshot(TypedDict):

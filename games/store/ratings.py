@@ -7,7 +7,7 @@ starts (ratings/apps.py). Until then, and on a site without it, everyone is 1500
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypedDict
 
 if TYPE_CHECKING:
     from django.db.models import QuerySet
@@ -50,15 +50,24 @@ def _no_ratings(games: QuerySet[Game]) -> Ratings:
 ratings_in: Callable[[QuerySet[Game]], Ratings] = _no_ratings
 
 
-# A rating change as pages show it: {"before": 1500, "after": 1512, "delta": 12}.
-Shift = dict[str, int]
+class RatingShift(TypedDict):
+    """One player's rating change in a finished game, as shown (rounded).
+
+    For example {"before": 1500, "after": 1512, "delta": 12}.
+    Defined here, below games.live, so that the ratings app (which lends ``changes_of``)
+    and the snapshot (games.live.protocol.Snapshot) name one type.
+    """
+
+    before: int
+    after: int
+    delta: int
 
 
-def _no_changes(game: Game) -> list[Shift | None]:
+def _no_changes(game: Game) -> list[RatingShift | None]:
     return [None, None]
 
 
 # Per side, the rating change a finished game made, None where it made none (yet): the
 # game's snapshot carries it (ratings.selectors.rating_changes_of). Ratings are applied
 # after the game ends, by a task, which then pushes them (games.live.events.send_rating_changes).
-changes_of: Callable[[Game], list[Shift | None]] = _no_changes
+changes_of: Callable[[Game], list[RatingShift | None]] = _no_changes

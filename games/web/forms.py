@@ -79,8 +79,11 @@ class ClockForm(forms.Form):
         super().__init__(*args, **kwargs)
         presets = [(clock_label(m, i), clock_label(m, i)) for m, i in self.clock_presets]
         untimed = [(UNTIMED, _("Untimed"))] if self.offer_untimed else []
-        self.fields["clock"].choices = [*presets, *untimed, (CUSTOM, _("Custom"))]
-        self.fields["clock"].initial = clock_label(*self.default_clock)
+        # The class's ChoiceField (self.fields types every field as a plain Field).
+        clock = self.fields["clock"]
+        assert isinstance(clock, forms.ChoiceField)
+        clock.choices = [*presets, *untimed, (CUSTOM, _("Custom"))]
+        clock.initial = clock_label(*self.default_clock)
         self.fields["minutes"].initial, self.fields["increment"].initial = self.default_clock
         for name, top in (("minutes", self.max_minutes), ("increment", self.max_increment)):
             # No "required"/"max" checks by the browser (the form is novalidate): the messages below, translated,
@@ -119,30 +122,32 @@ class ClockForm(forms.Form):
 
     def clean_clock_fields(self, data: dict[str, Any]) -> None:
         """Put the chosen clock in data["minutes"] and data["increment"], or an error at the field that is wrong."""
-        if "clock" in self._errors:
+        # Called from clean(): self.errors is then the ErrorDict full_clean is filling, not a second cleaning.
+        if "clock" in self.errors:
             return  # a forged choice: said at the group
         choice = data.get("clock") or CUSTOM
         if choice != CUSTOM:
             # A preset or "untimed" was chosen: whatever is in the custom boxes does not count.
             for name in ("minutes", "increment"):
-                self._errors.pop(name, None)
+                self.errors.pop(name, None)
             data["minutes"], data["increment"] = (
                 (0, 0) if choice == UNTIMED else tuple(int(part) for part in choice.split("+"))
             )
             return
         lowest = 0 if self.offer_untimed else 1  # 0 minutes: untimed, refused below for games between people
         minutes, increment = data.get("minutes"), data.get("increment")
-        if "minutes" not in self._errors and (minutes is None or not lowest <= minutes <= self.max_minutes):
+        if "minutes" not in self.errors and (minutes is None or not lowest <= minutes <= self.max_minutes):
             self.add_error("minutes", self.minutes_message())
         if increment is None:
             data["increment"] = 0
-        elif "increment" not in self._errors and not 0 <= increment <= self.max_increment:
+        elif "increment" not in self.errors and not 0 <= increment <= self.max_increment:
             self.add_error("increment", self.increment_message())
 
     def drop_clock_errors(self) -> None:
         """The live clock does not count (a correspondence game): nothing in it is an error."""
+        # Called from clean(), like clean_clock_fields: self.errors is the ErrorDict being filled.
         for name in ("clock", "minutes", "increment"):
-            self._errors.pop(name, None)
+            self.errors.pop(name, None)
 
 
 class NewGameForm(ClockForm):

@@ -358,8 +358,10 @@ def replay(request, game_id: int):
     total = len(game.tokens)
     asked = request.GET.get("ply", "")
     start = min(int(asked), total) if asked.isascii() and asked.isdigit() else total
-    snapshot = events.snapshot(game)
-    moves = snapshot.pop("moves")  # sent once, beside the snapshot
+    full = events.snapshot(game)
+    moves = full["moves"]
+    # The moves are sent once, beside the snapshot: the page gets the snapshot without them.
+    snapshot = {key: value for key, value in full.items() if key != "moves"}
     return render(
         request,
         "games/replay.html",
