@@ -132,6 +132,7 @@ class Player(TypedDict):
     name: str
     kind: Literal["user", "guest", "computer"]
     level: str | None
+    bot: bool  # a BOT account (issue #41): pages mark its name BOT
 
 
 class Clock(TypedDict):
