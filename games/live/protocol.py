@@ -103,6 +103,7 @@ ErrorCode = Literal[
     "position_over",
     "too_many_games",
     "rate_limited",
+    "bot_account",
 ]
 
 EndReasonName = Literal[
