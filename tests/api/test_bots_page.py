@@ -92,3 +92,39 @@ def test_guests_see_the_page_but_must_log_in_to_challenge(client, robot):
     assert "Log in to challenge a BOT." in page and "/bots/robot/challenge/" not in page
     assert client.post("/bots/robot/challenge/", {"game": "ataxx", "clock": "3+2"}).status_code == 302
     assert not Game.objects.exists()
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_a_bot_is_online_while_its_event_stream_is_open_and_offline_once_it_closes(
+    services, database_url_for_processes, robot, token_for
+):
+    import time
+
+    import requests
+
+    _proc, port = services.start_daphne(database_url_for_processes, env={"API_STREAM_HEARTBEAT_SECONDS": "1"})
+    site = f"http://127.0.0.1:{port}"
+
+    def shown_online() -> bool:
+        return 'data-online="true"' in card_of(requests.get(f"{site}/bots/", timeout=30).text, "robot")
+
+    def wait_for(*, online: bool) -> None:
+        deadline = time.monotonic() + 30
+        while shown_online() is not online:
+            assert time.monotonic() < deadline, (
+                f"the Bots page never showed robot {'on' if online else 'off'}line"
+            )
+            time.sleep(0.2)
+
+    assert not shown_online()
+    stream = requests.get(
+        f"{site}/api/stream/event",
+        headers={"Authorization": f"Bearer {token_for(robot, 'bot:play')}"},
+        stream=True,
+        timeout=30,
+    )
+    assert stream.status_code == 200
+    wait_for(online=True)
+    stream.close()
+    wait_for(online=False)
