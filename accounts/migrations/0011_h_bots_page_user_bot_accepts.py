@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0010_user_is_bot'),
+        ("accounts", "0010_user_is_bot"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='user',
-            name='bot_accepts',
+            model_name="user",
+            name="bot_accepts",
             field=models.JSONField(blank=True, default=dict),
         ),
     ]

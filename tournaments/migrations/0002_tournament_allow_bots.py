@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0001_initial'),
+        ("tournaments", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournament',
-            name='allow_bots',
-            field=models.BooleanField(default=False, verbose_name='BOT accounts may join'),
+            model_name="tournament",
+            name="allow_bots",
+            field=models.BooleanField(default=False, verbose_name="BOT accounts may join"),
         ),
     ]
