@@ -46,6 +46,9 @@ class User(AbstractUser):
     # A BOT account (issue #41, docs/api.md "Bot accounts"): a program plays it through the
     # API's bot endpoints only. Set once, before its first game, and never unset (lichess's rule).
     is_bot = models.BooleanField(default=False)
+    # What a BOT accepts, shown on the Bots page (api/bots.py set_accepts): {"games": [...],
+    # "clocks": ["5+3", ...], "days": [3, ...]}; empty: it has not said.
+    bot_accepts = models.JSONField(default=dict, blank=True)
 
     # Set by accounts.receivers before a save: (password, is_active) as stored, or None.
     _stored_credentials: tuple[str, bool] | None

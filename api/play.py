@@ -272,6 +272,42 @@ def upgrade_to_bot(request: HttpRequest) -> dict[str, Any]:
     return {"ok": True}
 
 
+class AcceptsIn(Schema):
+    games: list[str] = Field(default_factory=list, max_length=20, description="game slugs; empty: every game")
+    clocks: list[str] = Field(
+        default_factory=list,
+        max_length=40,
+        description='"minutes+increment", as "5+3"; empty: the quick presets',
+    )
+    days: list[int] = Field(
+        default_factory=list, max_length=10, description="days per move it plays (1, 2, 3, 5, 7, 14)"
+    )
+
+
+class AcceptsOut(Schema):
+    games: list[str]
+    clocks: list[str]
+    days: list[int]
+
+
+@router.post(
+    "/bot/account/accepts",
+    auth=PlayAuth(Scope.BOT_PLAY, account=Account.BOT),
+    response={200: AcceptsOut, **COMMON},
+    summary="Say what this BOT accepts (shown on the Bots page)",
+)
+def set_bot_accepts(request: HttpRequest, body: AcceptsIn) -> dict[str, Any]:
+    """The games and time controls the Bots page offers to people who challenge this BOT (replaces the last)."""
+    from api.bots import BotError, set_accepts
+
+    caller: Caller = request.auth  # type: ignore[attr-defined]
+    assert caller.user is not None
+    try:
+        return set_accepts(caller.user, games=body.games, clocks=body.clocks, days=body.days)
+    except BotError as error:
+        raise ApiError(400, str(error), code="bad_accepts") from None
+
+
 # --- games: the same endpoints under /bot and /board -----------------------------------------------
 
 

@@ -30,7 +30,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.http import StreamingHttpResponse
 
-from api import playstate, tokens
+from api import bots, playstate, tokens
 from games.live.events import game_group, stream_group
 from games.models import Game
 
@@ -161,13 +161,27 @@ class EventStream(Stream):
         self.games: set[int] = set()
 
     async def opening(self) -> list[dict[str, Any]]:
+        await in_thread(self._present)()
         return await in_thread(self._changes)()
 
     async def on_message(self, message: Message) -> list[dict[str, Any]]:
         return await in_thread(self._changes)()
 
     async def on_poll(self) -> list[dict[str, Any]]:
+        await in_thread(self._present)()
         return await in_thread(self._changes)()
+
+    async def lines(self) -> AsyncIterator[str]:
+        try:
+            async for item in super().lines():
+                yield item
+        finally:
+            # Closed (or revoked): offline now; a stream whose process died expires instead.
+            await in_thread(bots.mark_offline)(self.user_id)
+
+    def _present(self) -> None:
+        """A BOT with its event stream open is online on the Bots page (api/bots.py)."""
+        bots.mark_online(self.user_id)
 
     def _changes(self) -> list[dict[str, Any]]:
         challenges = playstate.open_challenges(self.user_id)

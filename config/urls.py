@@ -41,6 +41,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("api/", api.urls),
     path("", include("api.urls")),
+    path("", include("api.bot_urls")),
     path("", include("accounts.urls")),
     path("", include("ratings.urls")),
     path("", include("tournaments.urls")),

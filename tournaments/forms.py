@@ -26,6 +26,7 @@ class TournamentForm(forms.Form):
         label=_("Arena: duration (minutes)"), choices=[(m, m) for m in DURATIONS], coerce=int, initial=30
     )
     rounds = forms.IntegerField(label=_("Swiss: rounds"), min_value=1, max_value=MAX_ROUNDS, initial=5)
+    allow_bots = forms.BooleanField(label=_("BOT accounts may join"), required=False, initial=False)
     password = forms.CharField(
         label=_("Password (leave empty for a public tournament)"),
         required=False,

@@ -44,6 +44,8 @@ class Tournament(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     password = models.CharField(max_length=128, blank=True)  # a hash (make_password); blank: public
+    # BOT accounts (issue #41) may join only where the creator allows them, as on lichess.
+    allow_bots = models.BooleanField(_("BOT accounts may join"), default=False)
     winner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

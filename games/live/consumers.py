@@ -24,6 +24,7 @@ from games.services import Code
 from games.store import rows
 
 CLOSE_NOT_FOUND = 4404
+CLOSE_BOT = 4403  # a BOT account: its games are played through the Play API (docs/api.md)
 
 
 class Opened(NamedTuple):
@@ -139,6 +140,16 @@ class GameConsumer(JsonConsumer):
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated and user.is_bot:
+            # Refused before it counts as present or hears anything (issue #41): a BOT's
+            # seat, clock and presence belong to its API streams. Accepted only to say why.
+            await self.accept()
+            await self.send_error(
+                Code.BOT_ACCOUNT, _("A BOT account plays through the API, not on the website's game page.")
+            )
+            await self.close(code=CLOSE_BOT)
+            return
         # Listen first, then read: a move made while the state is read arrives as
         # an event (older ones are ignored by version). Read first, and a move in
         # between would be in neither, and the board would wait for it forever.

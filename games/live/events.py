@@ -63,7 +63,9 @@ def _player(game: Game, side: int) -> Player | None:
         kind = "guest"
     # A guest's stored name ("Guest 4821"): each page shows it in its own language.
     name = (game.guest0_name if side == 0 else game.guest1_name) if kind == "guest" else game.side_name(side)
-    return {"name": name, "kind": kind, "level": game.ai_of(side) or None}
+    # "bot": a BOT account (issue #41), marked BOT wherever its name shows.
+    bot = kind == "user" and bool(getattr(game.user_of(side), "is_bot", False))
+    return {"name": name, "kind": kind, "level": game.ai_of(side) or None, "bot": bot}
 
 
 def players(game: Game) -> list[Player | None]:

@@ -105,6 +105,7 @@ ErrorCode = Literal[
     "position_over",
     "too_many_games",
     "rate_limited",
+    "bot_account",
 ]
 
 EndReasonName = Literal[
@@ -134,6 +135,7 @@ class Player(TypedDict):
     name: str
     kind: Literal["user", "guest", "computer"]
     level: str | None
+    bot: bool  # a BOT account (issue #41): pages mark its name BOT
 
 
 class Clock(TypedDict):

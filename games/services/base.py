@@ -58,6 +58,7 @@ class Code(StrEnum):
     POSITION_OVER = "position_over"
     TOO_MANY_GAMES = "too_many_games"  # enough games against the computer under way
     RATE_LIMITED = "rate_limited"  # offers or seeks too quickly
+    BOT_ACCOUNT = "bot_account"  # a BOT plays through the API, not the website's pages (issue #41)
 
 
 # The events after which the side to move may be another player: the mover hears it is their turn.

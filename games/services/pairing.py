@@ -86,6 +86,11 @@ def seek(
     user = identity.user
     if user is None:
         raise GameError(Code.LOGIN_REQUIRED, _("Log in to play a quick game."))
+    if user.is_bot:
+        # Issue #41, as lichess: the pools are for people; a BOT is challenged (the Bots page, the API).
+        raise GameError(
+            Code.BOT_ACCOUNT, _("A BOT account cannot look for a quick game: people challenge it.")
+        )
     if game not in GAMES:
         raise GameError(Code.BAD_KIND, _("Unknown game."))
     if days_per_move:

@@ -42,6 +42,7 @@ class RecentGame:
     result: str  # win / loss / draw, from the profile owner's side
     opponent_name: str
     opponent_username: str  # "" unless the opponent is a registered player
+    opponent_bot: bool  # a BOT account (issue #41)
 
     @property
     def replay_url(self) -> str:
@@ -68,6 +69,7 @@ def recent_games(player, *, limit: int = RECENT_GAMES) -> list[RecentGame]:
                 result=result,
                 opponent_name=game.side_name(1 - side),
                 opponent_username=opponent.username if opponent is not None else "",
+                opponent_bot=bool(opponent is not None and opponent.is_bot),
             )
         )
     return rows

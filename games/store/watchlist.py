@@ -39,6 +39,7 @@ class Seat:
     user_id: int | None
     rating: int | None  # None: no rated game yet in this game (as the game page shows it)
     provisional: bool  # "?" beside the rating: fewer than 10 rated games
+    bot: bool = False  # a BOT account (issue #41): marked BOT beside the name
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,7 @@ class Watchable:
                     "level": seat.level,
                     "rating": seat.rating,
                     "provisional": seat.provisional,
+                    "bot": seat.bot,
                 }
                 for seat in self.players
             ],
@@ -107,8 +109,8 @@ def games_in_play(*, limit: int = READ_LIMIT) -> list[Watchable]:
     rows = list(
         in_play.values(
             "id", "game", "ply", "time_control", "increment", "days_per_move", "started_at",
-            "user0_id", "user0__username", "guest0_name", "ai0",
-            "user1_id", "user1__username", "guest1_name", "ai1",
+            "user0_id", "user0__username", "user0__is_bot", "guest0_name", "ai0",
+            "user1_id", "user1__username", "user1__is_bot", "guest1_name", "ai1",
         )
     )  # fmt: skip
     ratings = lent_ratings.ratings_in(in_play) if rows else {}
@@ -125,7 +127,15 @@ def _seat(row: Mapping[str, Any], side: int, ratings: Ratings) -> Seat:
     if user_id is None:
         return Seat(row[f"guest{side}_name"], "guest", None, None, None, provisional=False)
     rating, provisional = ratings.get((user_id, row["game"]), (None, False))
-    return Seat(row[f"user{side}__username"], "user", None, user_id, rating, provisional)
+    return Seat(
+        row[f"user{side}__username"],
+        "user",
+        None,
+        user_id,
+        rating,
+        provisional,
+        bot=row[f"user{side}__is_bot"],
+    )
 
 
 def _watchable(row: Mapping[str, Any], ratings: Ratings) -> Watchable:

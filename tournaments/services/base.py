@@ -21,6 +21,7 @@ class Code(StrEnum):
     STARTED = "started"
     NOT_IN = "not_in"
     INVALID = "invalid"
+    NO_BOTS = "no_bots"  # a BOT account, and the tournament does not allow them
 
 
 class TournamentError(Exception):

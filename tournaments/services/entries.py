@@ -33,6 +33,7 @@ def create(
     duration: int = 30,
     rounds: int = 5,
     password: str = "",
+    allow_bots: bool = False,
 ) -> Tournament:
     """A tournament a registered player creates (the staff schedule theirs in the admin)."""
     if user is None or not user.is_authenticated:
@@ -67,6 +68,7 @@ def create(
         rounds=rounds if kind == Tournament.Kind.SWISS else 0,
         created_by=user,
         password=make_password(password) if password else "",
+        allow_bots=allow_bots,
     )
 
 
@@ -123,6 +125,10 @@ def join(*, tournament_id: int, user, password: str = "", address: str = "") -> 
             raise TournamentError(Code.FINISHED, _("This tournament is over."))
         if not tournament.is_arena and tournament.status != Tournament.Status.SCHEDULED:
             raise TournamentError(Code.STARTED, _("This Swiss tournament has already started."))
+        if user.is_bot and not tournament.allow_bots:
+            raise TournamentError(
+                Code.NO_BOTS, _("This tournament is for people: BOT accounts may not join.")
+            )
         entry = Participant.objects.filter(tournament=tournament, user=user).first()
         # Someone already in may come back without it. The password was checked above,
         # unlocked; a tournament whose password changed (or whose entry went) since is refused.

@@ -6,7 +6,7 @@
 import { GameClient } from "./play/client.js";
 import { clockLeft, readClock } from "./play/clock.js";
 import { loadRenderer, readJson } from "./play/renderers.js";
-import { formatClock, playerName, resultText, turnText } from "./play/text.js";
+import { formatClock, playerName, resultText, showName, turnText } from "./play/text.js";
 import { format, ngettext } from "./i18n.js";
 
 const NEXT_GAME_AFTER_MS = 4000; // the result of the game that ended stays on screen this long
@@ -36,7 +36,7 @@ function playersCell(entry) {
     span.className = "seat";
     const name = document.createElement("span");
     name.className = "name";
-    name.textContent = playerName(entry, side);
+    showName(name, entry, side);
     span.append(name);
     if (player.rating !== null) {
       const rating = document.createElement("span");
@@ -154,7 +154,7 @@ function showTvGame(game) {
   root.querySelectorAll(".tv-player").forEach((box) => {
     const side = Number(box.dataset.side);
     const player = tv.entry.players[side];
-    box.querySelector(".name").textContent = playerName(game, side);
+    showName(box.querySelector(".name"), game, side);
     const rating = box.querySelector(".rating");
     rating.replaceChildren();
     if (player && player.rating !== null) {

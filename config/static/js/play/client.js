@@ -16,6 +16,7 @@ const ACK_TIMEOUT_MAX_MS = 16000;
 const PING_EVERY_MS = 25000;
 const CLOSE_NOT_FOUND = 4404;
 const CLOSE_SIGNED_OUT = 4001; // the session that opened the socket ended
+const CLOSE_BOT = 4403; // a BOT account: it plays through the API, never here
 
 export function backoffDelay(attempt) {
   const base = Math.min(BACKOFF_MAX_MS, BACKOFF_START_MS * 2 ** attempt);
@@ -109,7 +110,7 @@ export class GameClient {
     clearInterval(this.pinger);
     clearTimeout(this.ackTimer);
     if (this.closedByUs) return;
-    if (event.code === CLOSE_NOT_FOUND) {
+    if (event.code === CLOSE_NOT_FOUND || event.code === CLOSE_BOT) {
       this.handlers.onConnection?.("gone");
       return;
     }

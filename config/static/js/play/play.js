@@ -6,7 +6,7 @@
 import { startChat } from "./chat.js";
 import { GameClient } from "./client.js";
 import { loadRenderer, readJson } from "./renderers.js";
-import { deadlineText, formatClock, playerName, resultText, turnText } from "./text.js";
+import { deadlineText, formatClock, playerName, resultText, showName, turnText } from "./text.js";
 import { format, gettext, ngettext } from "../i18n.js";
 import { createAttention } from "./attention.js";
 import { clockLeft, readClock } from "./clock.js";
@@ -411,7 +411,7 @@ function drawPlayers(snapshot) {
   for (const side of [0, 1]) {
     const box = $(`.player[data-side="${side}"]`);
     const player = snapshot.players[side];
-    box.querySelector(".name").textContent = playerName(snapshot, side);
+    showName(box.querySelector(".name"), snapshot, side);
     box.querySelector(".side-name").textContent = names[side];
     box.querySelector(".score").textContent = snapshot.position.score[side];
     box.classList.toggle("to-move", snapshot.status === "active" && snapshot.position.to_move === side);

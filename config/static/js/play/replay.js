@@ -4,7 +4,7 @@
 // others come from replay.positions_url as the viewer steps near them.
 
 import { loadRenderer, readJson } from "./renderers.js";
-import { playerName, resultText } from "./text.js";
+import { playerName, resultText, showName } from "./text.js";
 import { format, gettext } from "../i18n.js";
 import { setupAnalysis } from "./analysis.js";
 
@@ -132,7 +132,7 @@ function draw() {
   const names = renderers.sideNames();
   root.querySelectorAll(".player").forEach((box) => {
     const side = Number(box.dataset.side);
-    box.querySelector(".name").textContent = playerName(final, side);
+    showName(box.querySelector(".name"), final, side);
     box.querySelector(".side-name").textContent = names[side];
     box.querySelector(".score").textContent = snapshot.position.score[side];
     box.classList.toggle("to-move", ply < total && snapshot.position.to_move === side);

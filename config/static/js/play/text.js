@@ -20,6 +20,20 @@ export function playerName(snapshot, side) {
   return player.name;
 }
 
+// A player's name in an element, with the BOT mark after it for a BOT account (issue #41),
+// as the server's {% bot_mark %} writes it.
+export function showName(element, snapshot, side) {
+  element.textContent = playerName(snapshot, side);
+  const player = snapshot.players[side];
+  if (player && player.bot) {
+    const mark = document.createElement("abbr");
+    mark.className = "bot-mark";
+    mark.title = gettext("A program plays this account");
+    mark.textContent = "BOT";
+    element.append(" ", mark);
+  }
+}
+
 function reasonSentence(snapshot) {
   const result = snapshot.result;
   const winner = result.winner;

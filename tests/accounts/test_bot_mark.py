@@ -1,0 +1,60 @@
+"""A BOT account (issue #41) is marked BOT wherever its name shows; a person's name is not."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games import services
+from games.models import Game
+from games.store import watchlist
+from ratings.models import Rating
+from tests.people import me
+
+pytestmark = pytest.mark.django_db
+
+MARK = re.compile(r'<abbr class="bot-mark" title="[^"]+">BOT</abbr>')
+
+
+@pytest.fixture
+def robot(user_factory):
+    return user_factory("robot", is_bot=True)
+
+
+def game_between(person, bot) -> Game:
+    created = services.create_human_game(
+        identity=me(person), game="reversi", kind=Game.Kind.INVITE_LINK, side=0, minutes=5
+    )
+    return services.join_game(game_id=created.pk, identity=me(bot), token=created.invite_token)
+
+
+def test_the_profile_of_a_bot_says_bot_and_a_persons_does_not(client, robot, alice):
+    assert MARK.search(client.get("/players/robot/").content.decode())
+    assert not MARK.search(client.get("/players/alice/").content.decode())
+
+
+def test_the_game_page_marks_the_bots_player_line_and_its_snapshot_says_so(client, robot, alice):
+    game = game_between(alice, robot)
+    page = client.get(f"/play/{game.pk}/").content.decode()
+    lines = re.findall(r'<span class="name">(.*?)</span>', page, re.S)
+    assert "alice" in lines[0] and not MARK.search(lines[0])
+    assert "robot" in lines[1] and MARK.search(lines[1])
+    # The scripts redraw the names from the snapshot (play/text.js showName): it carries the flag.
+    assert '"bot": true' in page or '"bot":true' in page
+
+
+def test_the_watch_list_and_the_rankings_mark_the_bot(client, robot, alice):
+    game = game_between(alice, robot)
+    services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    (row,) = [entry.as_json() for entry in watchlist.games_in_play()]
+    assert [p["bot"] for p in row["players"]] == [False, True]
+    seats = client.get("/watch/").content.decode()
+    assert re.search(r'<span class="name">robot<abbr class="bot-mark"', seats)
+    for user in (alice, robot):
+        Rating.objects.create(user=user, game="reversi", value=1600, rated_games=12, wins=12)
+    rankings = client.get("/rankings/reversi/").content.decode()
+    robot_row = rankings[rankings.index('href="/players/robot/"') :]
+    assert MARK.search(robot_row[: robot_row.index("</td>")])
+    alice_row = rankings[rankings.index('href="/players/alice/"') :]
+    assert not MARK.search(alice_row[: alice_row.index("</td>")])
