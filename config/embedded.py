@@ -20,16 +20,19 @@ DATABASE_NAME = "fiveboards"
 _SOCKET_PATH_LIMIT = 100
 
 
-def data_dir(var_dir: Path) -> Path:
-    """The server's data directory, which also holds its socket: var/pg, or a short one in /tmp."""
-    preferred = var_dir.resolve() / "pg"
+def data_dir(var_dir: Path, name: str = "pg") -> Path:
+    """The server's data directory, which also holds its socket: var/pg, or a short one in /tmp.
+
+    The tests use a cluster of their own, ``name="pg-test"``.
+    """
+    preferred = var_dir.resolve() / name
     if len(str(preferred / ".s.PGSQL.5432")) <= _SOCKET_PATH_LIMIT:
         return preferred
     # A checkout in a deep folder: the same short folder for it every time.
     digest = hashlib.sha256(str(var_dir.resolve()).encode()).hexdigest()[:12]
-    return Path(tempfile.gettempdir()) / f"fiveboards-pg-{digest}"
+    return Path(tempfile.gettempdir()) / f"fiveboards-{name}-{digest}"
 
 
-def database_url(var_dir: Path, name: str = DATABASE_NAME) -> str:
-    """postgres://postgres@<socket folder, percent-encoded>/name (dj-database-url's socket form)."""
-    return f"postgres://postgres@{quote(str(data_dir(var_dir)), safe='')}/{name}"
+def database_url(var_dir: Path, name: str = "pg") -> str:
+    """postgres://postgres@<socket folder, percent-encoded>/fiveboards (dj-database-url's socket form)."""
+    return f"postgres://postgres@{quote(str(data_dir(var_dir, name)), safe='')}/{DATABASE_NAME}"

@@ -26,7 +26,7 @@ def pytest_load_initial_conftests(early_config, parser, args):
         from config.paths import var_dir
         from launch.postgres import start_embedded_postgres
 
-        os.environ["DATABASE_URL"] = start_embedded_postgres(var_dir())
+        os.environ["DATABASE_URL"] = start_embedded_postgres(var_dir(), for_tests=True)
     if not os.environ.get("REDIS_URL"):
         _start_private_redis()
     yield
