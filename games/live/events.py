@@ -10,6 +10,8 @@ newer than what they show. The protocol is described in docs/protocol.md.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
 from typing import Any, Literal, Protocol, cast
 
@@ -33,6 +35,8 @@ from games.live.protocol import (
 )
 from games.models import Game
 from games.store import ratings as lent_ratings
+
+logger = logging.getLogger(__name__)
 
 
 def game_group(game_id: int) -> str:
@@ -306,3 +310,35 @@ def send_your_turn(user_id: int, game_id: int) -> None:
         "your_move": your_move_count(game.user_of(side)),
     }
     async_to_sync(get_channel_layer().group_send)(user_group(user_id), {"type": "notify", "payload": payload})
+
+
+# A refused move broadcast (Redis out of reach) is tried again in the background: the move is
+# stored, and the boards that miss every try catch up by their ping.
+ANNOUNCE_RETRY_SECONDS = (0.25, 0.5, 1.0, 2.0, 4.0)
+_retries: set[asyncio.Task[None]] = set()
+
+
+def announce_later(game_id: int, event: dict[str, Any]) -> None:
+    """Broadcast ``event`` again a few times, from this event loop, until Redis takes it."""
+    task = asyncio.get_running_loop().create_task(_broadcast_again(game_id, event))
+    _retries.add(task)
+    task.add_done_callback(_retries.discard)
+
+
+async def _broadcast_again(game_id: int, event: dict[str, Any]) -> None:
+    """Try a refused broadcast again a few times; an event older than what a board shows is ignored there."""
+    for pause in ANNOUNCE_RETRY_SECONDS:
+        await asyncio.sleep(pause)
+        try:
+            await broadcast_event(game_id, event)
+        except Exception as exc:  # still out of reach: wait longer
+            last = exc
+        else:
+            logger.info("move of game %s v%s announced on a retry", game_id, event["v"])
+            return
+    logger.warning(
+        "move of game %s v%s never announced (%r): the boards catch up by their ping",
+        game_id,
+        event["v"],
+        last,
+    )

@@ -31,7 +31,6 @@ row here too (``read``), without a database thread.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import datetime
 import functools
@@ -300,7 +299,7 @@ class Played:
     (the mover's ``ack`` inside), when the channel layer refused it (Redis out of
     reach). The mover's socket delivers it to itself (``GameConsumer.game_event``):
     the move is stored, so it is acknowledged as played whatever became of the
-    announcement, which is tried again meanwhile (``_announce_later``).
+    announcement, which is tried again meanwhile (``events.announce_later``).
     """
 
     result: MoveResult
@@ -310,9 +309,7 @@ class Played:
 # A broadcast the channel layer refused is tried again after these pauses (seconds):
 # a Redis restart takes about one. Past them, the other boards catch up by their
 # ping, which carries the version they show (docs/protocol.md).
-ANNOUNCE_RETRY_SECONDS = (0.25, 0.5, 1.0, 2.0, 4.0)
 # The retries under way (a task the loop holds only weakly could be collected mid-way).
-_announce_tasks: set[asyncio.Task[None]] = set()
 
 
 async def store_and_announce(
@@ -341,31 +338,10 @@ async def store_and_announce(
     except Exception as exc:  # the move is stored: nothing here may report it as not played
         logger.warning("move of game %s v%s stored, its broadcast failed: %r", game_id, game.version, exc)
         unannounced = event
-        task = asyncio.get_running_loop().create_task(_announce_later(game_id, event))
-        _announce_tasks.add(task)
-        task.add_done_callback(_announce_tasks.discard)
+        events.announce_later(game_id, event)
     if wanted := queue.follow_ups(game):
         await sync_to_async(_send_all, thread_sensitive=False)(game_id, wanted)
     return Played(result, unannounced)
-
-
-async def _announce_later(game_id: int, event: dict[str, Any]) -> None:
-    """Try a refused broadcast again a few times; an event older than what a board shows is ignored there."""
-    for pause in ANNOUNCE_RETRY_SECONDS:
-        await asyncio.sleep(pause)
-        try:
-            await events.broadcast_event(game_id, event)
-        except Exception as exc:  # still out of reach: wait longer
-            last = exc
-        else:
-            logger.info("move of game %s v%s announced on a retry", game_id, event["v"])
-            return
-    logger.warning(
-        "move of game %s v%s never announced (%r): the boards catch up by their ping",
-        game_id,
-        event["v"],
-        last,
-    )
 
 
 async def play_move(
