@@ -178,13 +178,8 @@ async def test_resigning_ends_the_game_as_a_loss_for_the_resigner(human_game):
 
 
 async def test_a_rated_games_end_brings_both_players_the_rating_changes_live(human_game):
-    game_id, (alice_player, alice), (bob_player, bob) = await database_sync_to_async(human_game)()
-
-    def opened() -> None:  # each side's first move: the game can no longer be called off
-        services.play_move(game_id=game_id, identity=alice_player, token="d3", ply=0)
-        services.play_move(game_id=game_id, identity=bob_player, token="c5", ply=1)
-
-    await database_sync_to_async(opened)()
+    game_id, (alice_identity, alice), (bob_identity, bob) = await database_sync_to_async(human_game)()
+    await database_sync_to_async(_opened)(game_id, alice_identity, bob_identity)
     a, _ = await open_socket(game_id, alice)
     b, _ = await open_socket(game_id, bob)
     await b.send_json_to({"type": "resign"})
