@@ -251,18 +251,23 @@ def test_a_fischer_clock_over_the_wire_gives_the_mover_the_increment(daphne_port
         increment=2,
     )
     services.join_game(game_id=game.pk, identity=Identity(bob, None), token=game.invite_token)
+    # Each side's first move is free (no time, no increment: docs/decisions.md, "When the
+    # clocks start"), so the move over the wire is alice's second, once the clocks run.
+    services.play_move(game_id=game.pk, identity=Identity(alice, None), token="d3", ply=0)
+    services.play_move(game_id=game.pk, identity=Identity(bob, None), token="c5", ply=1)
     cookie = session_cookie(alice)
 
     async def scenario():
         async with open_socket(daphne_port, f"/ws/game/{game.pk}/", cookie) as ws:
             state = await first(ws, "state")
-            await ws.send(json.dumps({"type": "move", "move": "d3", "ply": 0, "id": "m1"}))
+            await ws.send(json.dumps({"type": "move", "move": "d6", "ply": 2, "id": "m1"}))
             return state, await first(ws, "event")
 
     state, event = asyncio.run(scenario())
     assert state["game"]["clock"]["increment_ms"] == 2000
     clock = (event.get("patch") or event["game"])["clock"]
-    move = Move.objects.get(game_id=game.pk, ply=0)
+    move = Move.objects.get(game_id=game.pk, ply=2)
+    assert move.time_used_ms > 0, "the clocks run from ply 2: the move is charged its time"
     assert move.clock_left_ms == 180_000 - move.time_used_ms + 2_000 == clock["ms"][0]
 
 

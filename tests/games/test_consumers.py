@@ -24,6 +24,9 @@ async def next_of(ws, *types: str, timeout: float = 5) -> dict:
 
     An ``ack`` may ride inside the move's event (the fast path, docs/protocol.md):
     asked for an ack, that event gives it, and the event is still there to be read.
+    A rated game's end is followed by a ``ratings`` broadcast, sent by the ratings
+    task after the end's own messages, in no fixed order with the next command's
+    answer: skipped unless asked for (the test that checks it asks for it).
     """
     held = _held.setdefault(ws, [])
     while True:
@@ -33,7 +36,7 @@ async def next_of(ws, *types: str, timeout: float = 5) -> dict:
             return message["ack"]
         if message["type"] in types:
             return message
-        assert message["type"] in ("presence", "event", "state"), message
+        assert message["type"] in ("presence", "event", "state", "ratings"), message
 
 
 def shown(event: dict, before: dict) -> dict:
@@ -170,6 +173,26 @@ async def test_resigning_ends_the_game_as_a_loss_for_the_resigner(human_game):
     assert end["game"]["result"] == {"winner": 0, "reason": "resign", "score": [2, 2]}
     await b.send_json_to({"type": "move", "move": "c4", "ply": 0})
     assert (await next_of(b, "error"))["code"] == "game_over"
+    await a.disconnect()
+    await b.disconnect()
+
+
+async def test_a_rated_games_end_brings_both_players_the_rating_changes_live(human_game):
+    game_id, (alice_identity, alice), (bob_identity, bob) = await database_sync_to_async(human_game)()
+    await database_sync_to_async(_opened)(game_id, alice_identity, bob_identity)
+    a, _ = await open_socket(game_id, alice)
+    b, _ = await open_socket(game_id, bob)
+    await b.send_json_to({"type": "resign"})
+    for ws in (a, b):
+        assert (await next_of(ws, "event"))["event"] == "end"
+        changes = (await next_of(ws, "ratings"))["changes"]
+        won, lost = changes
+        assert won["delta"] > 0 > lost["delta"], "alice won: she gains, bob loses"
+        for change in changes:
+            assert change["after"] - change["before"] == change["delta"]
+    # The same changes a page opened later reads from the snapshot (docs/protocol.md).
+    await a.send_json_to({"type": "sync"})
+    assert (await next_of(a, "state"))["game"]["rating_changes"] == changes
     await a.disconnect()
     await b.disconnect()
 
