@@ -7,6 +7,7 @@ they still run in-process when tests make tasks eager.)
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -70,10 +71,8 @@ def send_computer_move(game_id: int, ply: int, level: str) -> None:
     try:
         _task("games.tasks.computer_move").apply_async((game_id, ply), **options)
     except BaseException:
-        try:
+        with contextlib.suppress(Exception):  # the same outage, most likely; the mark expires by itself
             cache.delete(key)
-        except Exception:  # the same outage, most likely; the mark expires by itself
-            pass
         raise
 
 

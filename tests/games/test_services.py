@@ -346,7 +346,9 @@ def test_the_sweep_requeues_a_computer_move_lost_with_its_worker_but_not_every_t
     from games import tasks
 
     queued = []
-    monkeypatch.setattr(tasks.computer_move, "apply_async", lambda args, **options: queued.append(tuple(args)))
+    monkeypatch.setattr(
+        tasks.computer_move, "apply_async", lambda args, **options: queued.append(tuple(args))
+    )
     game = services.create_computer_game(identity=me(alice), game="reversi", level="easy", side=1)
     assert queued == [(game.pk, 0)]
     assert services.attend_overdue() == 0  # the computer is still thinking
@@ -366,12 +368,16 @@ def test_the_sweep_requeues_a_computer_move_lost_with_its_worker_but_not_every_t
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_sweep_leaves_a_computer_move_still_waiting_in_its_queue_and_redoes_a_lost_one(alice, monkeypatch):
+def test_the_sweep_leaves_a_computer_move_still_waiting_in_its_queue_and_redoes_a_lost_one(
+    alice, monkeypatch
+):
     """Issue #38: a flood's moves waited more than 5 s, and the sweep sent each again every 10 s."""
     from games import tasks
 
     queued = []
-    monkeypatch.setattr(tasks.computer_move, "apply_async", lambda args, **options: queued.append(tuple(args)))
+    monkeypatch.setattr(
+        tasks.computer_move, "apply_async", lambda args, **options: queued.append(tuple(args))
+    )
     game = services.create_computer_game(identity=me(alice), game="reversi", level="hard", side=1)
     assert queued == [(game.pk, 0)]
     for seconds in (6, 17, 28, 39, 50):  # the task waits behind others, not yet started
@@ -400,7 +406,9 @@ def test_a_computer_move_the_broker_refused_is_not_marked_pending(alice, monkeyp
     assert refused == [(game.pk, 0)] and not game_queue.computer_move_pending(game.pk, 0)
     later(monkeypatch, seconds=6)
     queued = []
-    monkeypatch.setattr(tasks.computer_move, "apply_async", lambda args, **options: queued.append(tuple(args)))
+    monkeypatch.setattr(
+        tasks.computer_move, "apply_async", lambda args, **options: queued.append(tuple(args))
+    )
     assert services.attend_overdue() == 1
     assert queued == [(game.pk, 0)] and game_queue.computer_move_pending(game.pk, 0)
 
