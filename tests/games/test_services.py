@@ -347,7 +347,7 @@ def test_the_sweep_requeues_a_computer_move_lost_with_its_worker_but_not_every_t
 
     queued = []
     monkeypatch.setattr(
-        tasks.computer_move, "apply_async", lambda args, **options: queued.append(tuple(args))
+        tasks.computer_move, "apply_async", lambda args, kwargs=None, **options: queued.append(tuple(args))
     )
     game = services.create_computer_game(identity=me(alice), game="reversi", level="easy", side=1)
     assert queued == [(game.pk, 0)]
@@ -376,7 +376,7 @@ def test_the_sweep_leaves_a_computer_move_still_waiting_in_its_queue_and_redoes_
 
     queued = []
     monkeypatch.setattr(
-        tasks.computer_move, "apply_async", lambda args, **options: queued.append(tuple(args))
+        tasks.computer_move, "apply_async", lambda args, kwargs=None, **options: queued.append(tuple(args))
     )
     game = services.create_computer_game(identity=me(alice), game="reversi", level="hard", side=1)
     assert queued == [(game.pk, 0)]
@@ -407,7 +407,7 @@ def test_a_computer_move_the_broker_refused_is_not_marked_pending(alice, monkeyp
     later(monkeypatch, seconds=6)
     queued = []
     monkeypatch.setattr(
-        tasks.computer_move, "apply_async", lambda args, **options: queued.append(tuple(args))
+        tasks.computer_move, "apply_async", lambda args, kwargs=None, **options: queued.append(tuple(args))
     )
     assert services.attend_overdue() == 1
     assert queued == [(game.pk, 0)] and game_queue.computer_move_pending(game.pk, 0)
