@@ -139,7 +139,7 @@ def percentile(values: list[float], q: float) -> float:
 class QueueWatch(threading.Thread):
     """Samples the broker's queue lengths every 0.5 s (kombu's Redis transport: a list per queue)."""
 
-    QUEUES = ("live", "computer", "background", "analysis")
+    QUEUES = ("live", "computer-quick", "computer", "background", "analysis")
 
     def __init__(self, redis_url: str) -> None:
         super().__init__(daemon=True)
@@ -195,6 +195,7 @@ def start_layout(args: argparse.Namespace, base: Path, redis_url: str, database_
                     "from config.settings import *  # noqa: F403\n"
                     "CELERY_TASK_ROUTES = {**CELERY_TASK_ROUTES, "  # noqa: F405
                     "'games.tasks.computer_move': {'queue': LIVE_QUEUE}}\n"  # noqa: F405
+                    "COMPUTER_QUICK_QUEUE = LIVE_QUEUE\n"  # noqa: F405
                 )
                 env["DJANGO_SETTINGS_MODULE"] = "flood_settings"
                 env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(self.dir), env.get("PYTHONPATH", "")]))

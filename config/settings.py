@@ -251,11 +251,18 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # Queues: clocks (flags, draw lapses, the obligations sweep) and tournament pairing
 # on "live", never behind anything slow; the computer's moves on "computer", so a
 # flood of computer games (issue #38) delays other computer replies but never a
-# flag; ratings, notifications on "background"; analyses on "analysis". Every
+# flag; ratings, notifications on "background"; analyses on "analysis". The
+# cheap searches (Easy, Medium: 0.05 and 0.25 s) go to "computer-quick", which the
+# computer's workers consume together with "computer" (games/services/queue.py:
+# the level is known only when the move is sent), so a flood of Hard searches
+# delays another player's Easy reply by at most the searches already running. Every
 # process layout consumes every queue (launch/processes.py, deploy/systemd, the
 # tests: tests/launch/test_queues.py), "live" always in a worker of its own.
 LIVE_QUEUE = "live"
 COMPUTER_QUEUE = "computer"
+COMPUTER_QUICK_QUEUE = "computer-quick"
+# The levels whose moves go to COMPUTER_QUICK_QUEUE; the others (Hard) are routed to COMPUTER_QUEUE.
+COMPUTER_QUICK_LEVELS = ("random", "easy", "medium")
 CELERY_TASK_DEFAULT_QUEUE = "background"
 CELERY_TASK_ROUTES = {
     "games.tasks.computer_move": {"queue": COMPUTER_QUEUE},

@@ -5,7 +5,7 @@ scheduled for, the offer's timestamp), so a late, repeated or redelivered task
 (``acks_late``) changes nothing the second time.
 
 Flags and draw lapses run on the ``live`` queue, the computer's moves on
-``computer`` (CELERY_TASK_ROUTES), each with workers of its own: no background
+``computer-quick`` (Easy, Medium) and ``computer`` (Hard; queue.computer_queue), each with workers of its own: no background
 work holds up a computer move, and no computer search holds up a flag.
 """
 
@@ -43,6 +43,7 @@ RELIABLE: _TaskOptions = {
 @shared_task(**RELIABLE)
 def computer_move(game_id: int, ply: int) -> None:
     # computer_move_for checks that the game is still at ``ply``.
+    queue.computer_move_started(game_id, ply)
     services.computer_move_for(game_id, ply)
 
 

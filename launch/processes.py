@@ -73,11 +73,15 @@ def start_embedded_redis(
 # one worker for all; `make run` two (LOCAL_WORKERS); production one per unit
 # (deploy/systemd). "live" (clocks, draw lapses, the sweep, tournament pairing)
 # always has a worker of its own there, so no computer search delays a flag.
-ALL_QUEUES = ("live", "computer", "background", "analysis")
+# "computer-quick" (Easy and Medium moves) is consumed with "computer" (Hard), and
+# named first: kombu's Redis transport polls a worker's queues in turn (BRPOP over
+# all, the queue just served moved last), so a quick move waits only for the
+# searches already running, never for the whole Hard queue.
+ALL_QUEUES = ("live", "computer-quick", "computer", "background", "analysis")
 # `make run`'s workers: (name, queues, pool processes); the first runs beat.
 LOCAL_WORKERS = (
     ("live", ("live",), 1),
-    ("computer", ("computer", "background", "analysis"), 2),
+    ("computer", ("computer-quick", "computer", "background", "analysis"), 2),
 )
 
 

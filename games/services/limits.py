@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import connection
 from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -30,6 +31,25 @@ def _computer_games_limit(identity: Identity) -> int:
     return getattr(settings, "GAMES_COMPUTER_GAMES_GUEST", 2)
 
 
+def _serialize(*names: str) -> None:
+    """Hold PostgreSQL transaction-level advisory locks on ``names`` until the caller's transaction ends.
+
+    Why (issue #38): parallel requests each counted the games under way, found room,
+    and each made one (8 guests from one address all got theirs), and each wrote back
+    the address's list as it had read it, forgetting the others'. Under these locks the
+    count, the new game and the address's list are one step per player and per address:
+    a second request waits until the first's game is committed (and counted). Always in
+    the same order (the player, then the address), so two requests never wait on each other.
+    """
+    if connection.vendor != "postgresql":  # the site runs on PostgreSQL only (config/settings.py)
+        return
+    if not connection.in_atomic_block:
+        raise RuntimeError("the computer-game limits are checked inside the creating transaction")
+    with connection.cursor() as cursor:
+        for name in names:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"computer-games:{name}"])
+
+
 def _unfinished_computer_games(seat: Q) -> int:
     return (
         Game.objects.filter(seat, kind=Game.Kind.COMPUTER)
@@ -50,13 +70,15 @@ def refuse_too_many_computer_games(identity: Identity, address: str) -> list:
     """Raise TOO_MANY_GAMES when the player (or, for a guest, the address) has enough under way.
 
     Returns the address's remembered games (the new game is added after it is stored).
-    A burst of parallel requests may pass by as many as are in flight at once; the flood
-    this stops (issue #38) came one request after another.
+    Called inside the transaction that stores the new game: parallel requests of one
+    player, or of one address's guests, wait for each other there (``_serialize``).
     """
     if identity.user is not None:
         seat = Q(user0=identity.user) | Q(user1=identity.user)
+        _serialize(f"user:{identity.user.pk}")
     elif identity.guest is not None:
         seat = Q(guest0_key=identity.guest.key) | Q(guest1_key=identity.guest.key)
+        _serialize(f"guest:{identity.guest.key}", *([f"address:{address}"] if address else []))
     else:
         return []
     limit = _computer_games_limit(identity)
@@ -97,5 +119,8 @@ def refuse_too_many_computer_games(identity: Identity, address: str) -> list:
 
 
 def remember_address_game(address: str, remembered: list, game_id: int, guest_key: str) -> None:
-    """Add a guest's new game to its address's unfinished ones (``remembered``, as checked)."""
+    """Add a guest's new game to its address's unfinished ones (``remembered``, as checked).
+
+    Under the address's lock (``refuse_too_many_computer_games``), so no parallel request
+    wrote the list since it was read."""
     cache.set(_ADDRESS_KEY.format(address), [*remembered, [game_id, guest_key]], timeout=_ADDRESS_MEMORY)

@@ -66,10 +66,14 @@ def attend(game_id: int) -> Attended | None:
                 commit_and_announce(game, "draw_lapsed")
                 return Attended.DRAW_LAPSED
             idle = moment - (game.turn_started_at or moment)
-            if game.ai_of(game.to_move):
+            if level := game.ai_of(game.to_move):
                 if idle >= COMPUTER_GRACE:
-                    queue.computer_move(game_id, game.ply)
                     _store_attention(game, moment + COMPUTER_RETRY)
+                    # Still waiting in its queue (issue #38: a flood's queue was multiplied
+                    # by this sweep sending every late move again every 10 s): look again later.
+                    if queue.computer_move_pending(game_id, game.ply):
+                        return None
+                    queue.computer_move(game_id, game.ply, level)
                     return Attended.COMPUTER_MOVE
             elif game.against_computer and not game.time_control and idle >= IDLE_COMPUTER_EXPIRY:
                 finish(game, winner=None, reason=EndReason.EXPIRED, status=Game.Status.ABORTED)

@@ -7,6 +7,8 @@ they still run in-process when tests make tasks eager.)
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import time
 from collections.abc import Callable
 from datetime import timedelta
@@ -19,6 +21,8 @@ from django.utils import timezone
 
 from games.models import Game
 
+logger = logging.getLogger(__name__)
+
 # A move only queues its clock's flag task when that clock has less than this
 # left; longer clocks are flagged by the obligations sweep, so most moves
 # publish nothing to the broker.
@@ -26,14 +30,70 @@ FLAG_HORIZON = timedelta(seconds=75)
 # A pending flag task this much later than a new clock's end still stands for it:
 # both ends are reckoned from moments a few milliseconds apart (see ``arm_flag``).
 FLAG_SLACK_SECONDS = 0.25
+# A computer move sent to the broker counts as pending (the sweep does not queue it
+# again) until its task starts, or for at most this long: a task lost in a way that
+# left the mark (a worker killed after taking it, before running it) is redone by the
+# sweep this much later at worst. Lost with Redis, the task and the mark go together.
+COMPUTER_PENDING_SECONDS = 60
 
 
 def _task(name: str):
     return current_app.tasks[name]
 
 
-def computer_move(game_id: int, ply: int) -> None:
-    transaction.on_commit(lambda: _task("games.tasks.computer_move").delay(game_id, ply), robust=True)
+def computer_queue(level: str) -> str | None:
+    """The queue of a computer move at ``level``: the quick one for cheap searches, else None (routed).
+
+    Why (issue #38): on one FIFO queue another player's Easy reply (0.05 s of search)
+    waited behind every Hard search (1 s) of a flood, 7.8 s at the median. The level
+    is only known here, when the move is sent, so the queue is chosen here; Hard
+    follows CELERY_TASK_ROUTES.
+    """
+    return settings.COMPUTER_QUICK_QUEUE if level in settings.COMPUTER_QUICK_LEVELS else None
+
+
+def _pending_key(game_id: int, ply: int) -> str:
+    return f"games:{game_id}:computer-pending:{ply}"
+
+
+def send_computer_move(game_id: int, ply: int, level: str) -> None:
+    """Send the computer's move for ``ply`` to its level's queue, marked pending until its task starts.
+
+    A broker that refuses it clears the mark (and the error goes on to the caller),
+    so the sweep queues it again after its grace.
+    """
+    key = _pending_key(game_id, ply)
+    try:
+        cache.set(key, 1, timeout=COMPUTER_PENDING_SECONDS)
+    except Exception:  # the cache unreachable: the move is sent all the same, the sweep may send another
+        logger.warning("computer move of game %s: pending mark not stored", game_id, exc_info=True)
+    options = {"queue": name} if (name := computer_queue(level)) else {}
+    try:
+        _task("games.tasks.computer_move").apply_async((game_id, ply), **options)
+    except BaseException:
+        with contextlib.suppress(Exception):  # the same outage, most likely; the mark expires by itself
+            cache.delete(key)
+        raise
+
+
+def computer_move_pending(game_id: int, ply: int) -> bool:
+    """Whether the computer's move for ``ply`` was sent and its task has not started (nor its mark expired)."""
+    try:
+        return cache.get(_pending_key(game_id, ply)) is not None
+    except Exception:  # the cache unreachable: better a task twice than none
+        return False
+
+
+def computer_move_started(game_id: int, ply: int) -> None:
+    """The task runs: from now on a move that does not come was lost with its worker."""
+    try:
+        cache.delete(_pending_key(game_id, ply))
+    except Exception:  # the mark expires by itself
+        logger.warning("computer move of game %s: pending mark not cleared", game_id, exc_info=True)
+
+
+def computer_move(game_id: int, ply: int, level: str) -> None:
+    transaction.on_commit(lambda: send_computer_move(game_id, ply, level), robust=True)
 
 
 def follow_ups(game: Game, *, turn_changed: bool = True) -> list[Callable[[], object]]:
@@ -43,8 +103,8 @@ def follow_ups(game: Game, *, turn_changed: bool = True) -> list[Callable[[], ob
         return []
     wanted: list[Callable[[], object]] = []
     game_id, ply, to_move = game.pk, game.ply, game.to_move
-    if game.ai_of(to_move):
-        wanted.append(lambda: _task("games.tasks.computer_move").delay(game_id, ply))
+    if level := game.ai_of(to_move):
+        wanted.append(lambda: send_computer_move(game_id, ply, level))
     mover = game.user_id_of(to_move)
     if turn_changed and game.days_per_move and mover is not None:
         # The mover is seldom on the game's page days later: their notification socket hears it.

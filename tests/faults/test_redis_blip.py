@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 
 from accounts.identity import Identity
 from games import services as play
@@ -152,8 +153,11 @@ def legal_move(game_id: int) -> tuple[str, int]:
 
 
 def test_the_live_worker_reconnects_by_itself_when_redis_restarts_under_it(site, user_factory):
-    # The live worker as deploy/systemd/fiveboards-worker-live.service starts it (one pool process).
-    site.start_worker([*celery_worker_command(concurrency=1, queues=("live",)), "--hostname", "live@blip"])
+    # The live worker as deploy/systemd/fiveboards-worker-live.service starts it (one pool process),
+    # here consuming the computer's queues too: the game below is against the computer, whose
+    # moves left "live" (issue #38), and its task marks the moment of each outage.
+    queues = ("live", settings.COMPUTER_QUICK_QUEUE, settings.COMPUTER_QUEUE)
+    site.start_worker([*celery_worker_command(concurrency=1, queues=queues), "--hostname", "live@blip"])
     site.start_beat()
     alice = user_factory("alice")
     # One minute each: once the clocks run, every computer move arms the human's flag, a task

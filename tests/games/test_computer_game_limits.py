@@ -7,6 +7,8 @@ one address together ``GAMES_COMPUTER_GAMES_ADDRESS`` (a new cookie is a new gue
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from django.test import Client
 
@@ -67,3 +69,56 @@ def test_new_guests_from_one_address_are_limited_together_and_other_addresses_ar
     player.force_login(alice)
     assert start(player).status_code == 302
     assert Game.objects.filter(kind=Game.Kind.COMPUTER).count() == 3 + 3 + 1 + 1
+
+
+def at_once(requests: list) -> list[int]:
+    """Run each request (a function returning a response) in its own thread, all released together."""
+    from django.db import connection
+
+    barrier = threading.Barrier(len(requests))
+    codes: list[int] = [0] * len(requests)
+
+    def run(index: int) -> None:
+        try:
+            barrier.wait(timeout=30)
+            codes[index] = requests[index]().status_code
+        finally:
+            connection.close()  # this thread's own connection
+
+    threads = [threading.Thread(target=run, args=(index,)) for index in range(len(requests))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    return codes
+
+
+@pytest.mark.django_db(transaction=True)
+def test_parallel_new_guests_from_one_address_get_no_more_than_its_limit(settings):
+    """Issue #38 (the flood benchmark): 8 new guests posting at once from one address all got
+    their game, and a 9th after them too: each request wrote back the list it had read."""
+    settings.GAMES_COMPUTER_GAMES_GUEST = 2
+    settings.GAMES_COMPUTER_GAMES_ADDRESS = 3
+    codes = at_once([lambda: start(Client(), "203.0.113.50") for _ in range(8)])
+    assert sorted(codes) == [302] * 3 + [400] * 5, codes
+    assert Game.objects.filter(kind=Game.Kind.COMPUTER).count() == 3
+    # None of them forgotten: the address stays full.
+    assert start(Client(), "203.0.113.50").status_code == 400
+    assert Game.objects.filter(kind=Game.Kind.COMPUTER).count() == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_guest_s_parallel_requests_get_no_more_than_a_guest_s_limit(settings):
+    settings.GAMES_COMPUTER_GAMES_GUEST = 2
+    settings.GAMES_COMPUTER_GAMES_ADDRESS = 100
+    first = Client()
+    assert start(first, "203.0.113.60").status_code == 302  # the guest exists from now on
+
+    def same_guest():
+        client = Client()
+        client.cookies = first.cookies  # a copy of the cookie jar per thread
+        return start(client, "203.0.113.60")
+
+    codes = at_once([same_guest for _ in range(6)])
+    assert sorted(codes) == [302] + [400] * 5, codes
+    assert Game.objects.filter(kind=Game.Kind.COMPUTER).count() == 2

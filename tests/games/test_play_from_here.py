@@ -23,7 +23,9 @@ REVERSI = get("reversi")
 def no_tasks(monkeypatch):
     """Computer moves the service queues (after commit), instead of a broker."""
     sent: list[tuple[int, int]] = []
-    monkeypatch.setattr("games.tasks.computer_move.delay", lambda game_id, ply: sent.append((game_id, ply)))
+    monkeypatch.setattr(
+        "games.tasks.computer_move.apply_async", lambda args, **options: sent.append(tuple(args))
+    )
     monkeypatch.setattr("games.tasks.analyse_game.apply_async", lambda *args, **kwargs: None)
     return sent
 

@@ -10,6 +10,7 @@ from django.utils import timezone
 from games import services, tasks
 from games.models import Game, Move
 from games.receivers import adopt_guest_games
+from games.services import queue as game_queue
 from tests.people import me
 
 pytestmark = pytest.mark.django_db
@@ -184,10 +185,11 @@ def test_when_the_computer_moves_first_it_opens_the_game(alice):
 def test_a_lost_computer_move_is_recovered_when_the_player_reconnects(alice, monkeypatch):
     from games import tasks
 
-    monkeypatch.setattr(tasks.computer_move, "delay", lambda *a: None)  # the broker lost it
+    monkeypatch.setattr(tasks.computer_move, "apply_async", lambda *a, **k: None)  # the broker lost it
     game = services.create_computer_game(identity=me(alice), game="reversi", level="easy", side=1)
     assert Game.objects.get(pk=game.pk).ply == 0
     monkeypatch.undo()
+    game_queue.cache.delete(game_queue._pending_key(game.pk, 0))  # lost with Redis's data, as the task was
     later(monkeypatch, seconds=6)
     assert services.attend(game.pk) == "computer_move"
     assert Game.objects.get(pk=game.pk).ply == 1
@@ -344,14 +346,18 @@ def test_the_sweep_requeues_a_computer_move_lost_with_its_worker_but_not_every_t
     from games import tasks
 
     queued = []
-    monkeypatch.setattr(tasks.computer_move, "delay", lambda *args: queued.append(args))
+    monkeypatch.setattr(
+        tasks.computer_move, "apply_async", lambda args, kwargs=None, **options: queued.append(tuple(args))
+    )
     game = services.create_computer_game(identity=me(alice), game="reversi", level="easy", side=1)
     assert queued == [(game.pk, 0)]
     assert services.attend_overdue() == 0  # the computer is still thinking
+    game_queue.computer_move_started(game.pk, 0)  # its task began, and its worker was killed
     later(monkeypatch, seconds=6)
     assert services.attend_overdue() == 1
     assert services.attend_overdue() == 0  # queued again once, then left alone for a while
     assert queued == [(game.pk, 0), (game.pk, 0)]
+    game_queue.computer_move_started(game.pk, 0)
     later(monkeypatch, seconds=17)
     assert services.attend_overdue() == 1
     monkeypatch.undo()
@@ -359,6 +365,52 @@ def test_the_sweep_requeues_a_computer_move_lost_with_its_worker_but_not_every_t
     game.refresh_from_db()
     assert game.ply == 1
     assert game.attention_at == game.turn_started_at + services.IDLE_COMPUTER_EXPIRY  # the human's turn
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_sweep_leaves_a_computer_move_still_waiting_in_its_queue_and_redoes_a_lost_one(
+    alice, monkeypatch
+):
+    """Issue #38: a flood's moves waited more than 5 s, and the sweep sent each again every 10 s."""
+    from games import tasks
+
+    queued = []
+    monkeypatch.setattr(
+        tasks.computer_move, "apply_async", lambda args, kwargs=None, **options: queued.append(tuple(args))
+    )
+    game = services.create_computer_game(identity=me(alice), game="reversi", level="hard", side=1)
+    assert queued == [(game.pk, 0)]
+    for seconds in (6, 17, 28, 39, 50):  # the task waits behind others, not yet started
+        later(monkeypatch, seconds=seconds)
+        assert services.attend_overdue() == 0
+    assert queued == [(game.pk, 0)]
+    # Its mark lapsed (the task was lost, its mark left behind): the sweep sends it again.
+    later(monkeypatch, seconds=game_queue.COMPUTER_PENDING_SECONDS + 2)
+    game_queue.cache.delete(game_queue._pending_key(game.pk, 0))  # what the TTL does
+    assert services.attend_overdue() == 1
+    assert queued == [(game.pk, 0), (game.pk, 0)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_computer_move_the_broker_refused_is_not_marked_pending(alice, monkeypatch):
+    from games import tasks
+
+    refused = []
+
+    def refuse(args, **options):
+        refused.append(tuple(args))
+        raise OSError("broker down")
+
+    monkeypatch.setattr(tasks.computer_move, "apply_async", refuse)
+    game = services.create_computer_game(identity=me(alice), game="reversi", level="easy", side=1)
+    assert refused == [(game.pk, 0)] and not game_queue.computer_move_pending(game.pk, 0)
+    later(monkeypatch, seconds=6)
+    queued = []
+    monkeypatch.setattr(
+        tasks.computer_move, "apply_async", lambda args, kwargs=None, **options: queued.append(tuple(args))
+    )
+    assert services.attend_overdue() == 1
+    assert queued == [(game.pk, 0)] and game_queue.computer_move_pending(game.pk, 0)
 
 
 def test_an_invitation_nobody_took_expires_after_a_day(alice, monkeypatch):
