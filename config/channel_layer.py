@@ -40,11 +40,11 @@ import re
 import secrets
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer, RedisSingleShardConnection
 from channels_redis.utils import _wrap_close, decode_hosts
-from redis.asyncio.client import PubSub
+from redis.asyncio.client import PubSub, Redis
 from redis.utils import str_if_bytes
 
 logger = logging.getLogger(__name__)
@@ -98,9 +98,9 @@ class _Shard(RedisSingleShardConnection):
     def _ensure_redis(self) -> None:
         if self._redis is None:
             super()._ensure_redis()
-            self._pubsub = _PubSub(
-                self._redis.connection_pool, on_resubscribed=self.channel_layer.resubscribed
-            )
+            # The parent's PubSub, replaced by ours on the same pool before it ever connects.
+            pool = cast(Redis, self._redis).connection_pool
+            self._pubsub = _PubSub(pool, on_resubscribed=self.channel_layer.resubscribed)
 
     async def publish(self, channel: str, message: bytes) -> None:
         # _ensure_redis() does not await: nothing can run between it and the PUBLISH.
