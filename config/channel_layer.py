@@ -76,18 +76,24 @@ class _PubSub(PubSub):
 
     async def on_connect(self, connection: Any) -> None:
         self._awaiting = "psubscribe" if self.patterns else "subscribe" if self.channels else None
+        if self._awaiting is not None:
+            # Looked for only until it comes: every message of the game goes through
+            # handle_message, and a move costs nothing more once the layer is back.
+            self.handle_message = self._handle_while_resubscribing  # type: ignore[method-assign]
+        else:
+            self.__dict__.pop("handle_message", None)
         await super().on_connect(connection)
 
-    async def handle_message(self, response: Any, ignore_subscribe_messages: bool = False) -> Any:  # noqa: FBT001, FBT002 - redis-py's signature
-        if (
-            self._awaiting is not None
-            and isinstance(response, list | tuple)
-            and response
-            and str_if_bytes(response[0]) == self._awaiting
-        ):
+    async def _handle_while_resubscribing(
+        self,
+        response: Any,
+        ignore_subscribe_messages: bool = False,  # noqa: FBT001, FBT002 - redis-py's signature
+    ) -> Any:
+        if isinstance(response, list | tuple) and response and str_if_bytes(response[0]) == self._awaiting:
+            del self.handle_message  # redis-py's own again
             self._awaiting = None
             self._on_resubscribed()
-        return await super().handle_message(response, ignore_subscribe_messages)
+        return await PubSub.handle_message(self, response, ignore_subscribe_messages)
 
 
 class _Shard(RedisSingleShardConnection):
