@@ -20,29 +20,93 @@ connection of the client's pool. Two messages sent one after the other by the
 same coroutine still arrive in order (the first is in Redis before the second
 is sent); messages sent concurrently by different sockets' coroutines were never
 ordered, and the protocol carries versions and sequence numbers for that.
+
+Pub/sub delivers at most once: whatever was published while a shard's subscribing
+connection was down (Redis restarting, a network cut) never arrives. redis-py
+reconnects and subscribes again by itself; once Redis has confirmed the
+subscriptions, every local channel is sent ``{"type": "layer.resubscribed"}``
+(``RESUBSCRIBED``), so that a socket whose page must not miss an event sends
+what it shows afresh (``GameConsumer.layer_resubscribed``). Anything published
+after the confirmation arrives as usual, and anything before it was stored
+before the socket reads its state (docs/decisions.md, "A socket hears what it
+missed while Redis was away").
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import secrets
 import uuid
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer, RedisSingleShardConnection
 from channels_redis.utils import _wrap_close, decode_hosts
+from redis.asyncio.client import PubSub, Redis
+from redis.utils import str_if_bytes
+
+logger = logging.getLogger(__name__)
 
 Message = dict[str, Any]
 
+# Sent to every channel of a loop whose subscription to Redis was lost and is back:
+# what the groups and channels carried meanwhile is gone (handler ``layer_resubscribed``).
+RESUBSCRIBED: Message = {"type": "layer.resubscribed"}
+
 
 PUBLISHING = 8  # publishes in flight at once per process and shard: at most this many connections
+
+
+class _PubSub(PubSub):
+    """redis-py's PubSub that says when Redis has confirmed its subscriptions again after a reconnect.
+
+    ``on_connect`` is redis-py's connect callback: the pool connects the first
+    connection before it is registered, so it runs only on a reconnect, and
+    sends SUBSCRIBE (the groups) then PSUBSCRIBE (the process's pattern). Redis
+    answers in that order, so the confirmation of the last kind sent means every
+    subscription is in place again: from then on nothing published is missed.
+    """
+
+    def __init__(self, *args: Any, on_resubscribed: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._on_resubscribed = on_resubscribed
+        self._awaiting: str | None = None  # the confirmation that completes a resubscription
+
+    async def on_connect(self, connection: Any) -> None:
+        self._awaiting = "psubscribe" if self.patterns else "subscribe" if self.channels else None
+        if self._awaiting is not None:
+            # Looked for only until it comes: every message of the game goes through
+            # handle_message, and a move costs nothing more once the layer is back.
+            self.handle_message = self._handle_while_resubscribing  # type: ignore[method-assign]
+        else:
+            self.__dict__.pop("handle_message", None)
+        await super().on_connect(connection)
+
+    async def _handle_while_resubscribing(
+        self,
+        response: Any,
+        ignore_subscribe_messages: bool = False,  # noqa: FBT001, FBT002 - redis-py's signature
+    ) -> Any:
+        if isinstance(response, list | tuple) and response and str_if_bytes(response[0]) == self._awaiting:
+            del self.handle_message  # redis-py's own again
+            self._awaiting = None
+            self._on_resubscribed()
+        return await PubSub.handle_message(self, response, ignore_subscribe_messages)
 
 
 class _Shard(RedisSingleShardConnection):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._publishing = asyncio.Semaphore(PUBLISHING)
+
+    def _ensure_redis(self) -> None:
+        if self._redis is None:
+            super()._ensure_redis()
+            # The parent's PubSub, replaced by ours on the same pool before it ever connects.
+            pool = cast(Redis, self._redis).connection_pool
+            self._pubsub = _PubSub(pool, on_resubscribed=self.channel_layer.resubscribed)
 
     async def publish(self, channel: str, message: bytes) -> None:
         # _ensure_redis() does not await: nothing can run between it and the PUBLISH.
@@ -119,6 +183,19 @@ class _ProcessLoopLayer(RedisPubSubLoopLayer):
             self.channels.pop(channel, None)
             raise
         return self.channel_layer.deserialize(data)
+
+    def resubscribed(self) -> None:
+        """A shard lost its subscriptions and has them again: tell every channel of this loop.
+
+        Each socket's consumer gets ``RESUBSCRIBED`` in its own queue, after
+        whatever arrived before, and handles it in turn like any message. Every
+        channel, not only the shard's groups' members: a message to a channel
+        (the pattern) may have been lost as well.
+        """
+        logger.warning("the channel layer subscribed to Redis again; telling %d sockets", len(self.channels))
+        data = self.channel_layer.serialize(RESUBSCRIBED)
+        for queue in self.channels.values():
+            queue.put_nowait(data)
 
     async def flush(self) -> None:
         # The shards drop their connections and subscriptions: PSUBSCRIBE again next time.

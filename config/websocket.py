@@ -271,6 +271,14 @@ class JsonConsumer(AsyncWebsocketConsumer):
         self.revoked = True
         await self.close(code=CLOSE_SIGNED_OUT)
 
+    async def layer_resubscribed(self, event: dict[str, Any]) -> None:
+        """The channel layer lost its subscription to Redis and has it again (config/channel_layer.py).
+
+        Whatever the groups carried meanwhile never arrived. A socket whose page
+        must not miss an event sends what it shows afresh; the others have
+        nothing to catch up on.
+        """
+
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.revoked or self.closing:
             return

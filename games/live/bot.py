@@ -4,6 +4,9 @@ Used by the multi-process tests and by ``bench/ws_load.py``; also a starting
 point for anyone writing a bot. It reconnects with backoff when the socket
 drops, keeps only the newest snapshot (highest ``v``) and resends an unacked
 move with the same id, which the server answers without applying it twice.
+Like the page, it pings every ``PING_EVERY`` seconds with the version it shows
+(a board left behind is sent the state), and takes the ``state`` the server
+pushes when its channel layer lost Redis for a while.
 It keeps reading while it thinks, as a page does, and can take part in the
 chat on the same socket (``chat``, ``on_message``, ``ws``).
 """
@@ -24,6 +27,10 @@ if TYPE_CHECKING:
 Chooser = Callable[[dict[str, Any]], str]
 
 
+# As the page (static/js/play/client.js, PING_EVERY_MS): a ping carries the version shown.
+PING_EVERY = 25.0
+
+
 def first_legal(snapshot: dict[str, Any]) -> str:
     return snapshot["position"]["legal_moves"][0]
 
@@ -41,11 +48,14 @@ class GameBot:
         ack_timeout: float = 5.0,
         chat: bool = False,
         on_message: Callable[[dict[str, Any]], bool] | None = None,
+        ping_every: float = PING_EVERY,
     ) -> None:
         self.connect_gate = connect_gate  # limits handshakes in flight (load tests)
         # As the browser does (config/static/js/play/client.js): a move not acknowledged
         # in this time is resent with a sync; waiting for the opponent never syncs.
         self.ack_timeout = ack_timeout
+        self.ping_every = ping_every
+        self.ping_due = 0.0  # monotonic: when the next ping goes (set when the socket opens)
         self.url = url
         self.cookie = cookie
         self.origin = origin
@@ -137,12 +147,32 @@ class GameBot:
         if not self._take(message):
             await ws.send(json.dumps({"type": "sync"}))
 
+    async def _ping(self, ws: ClientConnection) -> None:
+        """As the page does: the version this board shows, so that a board left behind gets the state."""
+        message: dict[str, Any] = {"type": "ping"}
+        if self.snapshot is not None:
+            message["v"] = self.snapshot["v"]
+        self.ping_due = time.monotonic() + self.ping_every
+        await ws.send(json.dumps(message))
+
+    async def _recv(self, ws: ClientConnection, timeout: float) -> str | bytes:
+        """The next frame within ``timeout`` (else ``TimeoutError``), pinging when a ping is due meanwhile."""
+        due = time.monotonic() + timeout
+        while True:
+            if time.monotonic() >= self.ping_due:
+                await self._ping(ws)
+            try:
+                return await asyncio.wait_for(ws.recv(), timeout=min(due, self.ping_due) - time.monotonic())
+            except TimeoutError:
+                if time.monotonic() >= due:
+                    raise
+
     async def _thought(self, ws: ClientConnection, version: int) -> bool:
         """The thinking time, reading what arrives meanwhile; False if the game moved on."""
         due = time.monotonic() + self.think()
         while (left := due - time.monotonic()) > 0:
             try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=left)
+                raw = await self._recv(ws, left)
             except TimeoutError:
                 break
             await self._handle(ws, raw)
@@ -172,6 +202,7 @@ class GameBot:
             try:
                 async with ws:
                     self.ws = ws
+                    self.ping_due = time.monotonic() + self.ping_every
                     if self.chat:
                         await ws.send(json.dumps({"type": "chat_history"}))
                     if self.pending is not None:  # resend after a reconnect: applied at most once
@@ -199,7 +230,7 @@ class GameBot:
                             wait = max(0.05, deadline - time.monotonic())
                             if self.pending is not None:
                                 wait = min(wait, ack_wait)
-                            raw = await asyncio.wait_for(ws.recv(), timeout=wait)
+                            raw = await self._recv(ws, wait)
                         except TimeoutError:
                             if self.pending is not None:
                                 await ws.send(json.dumps(self.pending))

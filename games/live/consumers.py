@@ -228,6 +228,18 @@ class GameConsumer(JsonConsumer):
             return
         await self.send(text_data=f'{compact_json(head)[:-1]},"game":{event["game_json"]}}}')
 
+    async def layer_resubscribed(self, event: dict[str, Any]) -> None:
+        """Redis was out of this process's reach: the events of that time are lost, so send the state.
+
+        A move stored meanwhile (its announcement refused, or published to nobody
+        while the subscription was down) is in the database, and so in this
+        state: the board catches up as soon as the layer is back, not at its
+        next ping (docs/protocol.md).
+        """
+        if self.closing or not hasattr(self, "identity"):  # closed, or refused before it opened
+            return
+        await self.send_state()
+
     async def game_ratings(self, event: dict[str, Any]) -> None:
         """The rating changes of the finished game (``events.send_rating_changes``), to players and spectators."""
         await self.send_json({"type": "ratings", "changes": event["changes"]})

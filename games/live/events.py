@@ -313,8 +313,12 @@ def send_your_turn(user_id: int, game_id: int) -> None:
 
 
 # A refused move broadcast (Redis out of reach) is tried again in the background: the move is
-# stored, and the boards that miss every try catch up by their ping.
-ANNOUNCE_RETRY_SECONDS = (0.25, 0.5, 1.0, 2.0, 4.0)
+# stored. A Redis restart takes about a second, but a Redis restarted by its supervisor, or this
+# process cut off from it, can take longer; and while Redis is away from this process alone, the
+# other processes' sockets (which never lost their subscription, so are not sent the state:
+# config/channel_layer.py) hear of the move only from this retry. Past a minute, the boards that
+# missed every try still catch up by their ping.
+ANNOUNCE_RETRY_SECONDS = (0.25, 0.5, 1.0, 2.0, *(4.0,) * 14)
 _retries: set[asyncio.Task[None]] = set()
 
 

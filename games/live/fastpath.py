@@ -306,12 +306,6 @@ class Played:
     unannounced: dict[str, Any] | None = None
 
 
-# A broadcast the channel layer refused is tried again after these pauses (seconds):
-# a Redis restart takes about one. Past them, the other boards catch up by their
-# ping, which carries the version they show (docs/protocol.md).
-# The retries under way (a task the loop holds only weakly could be collected mid-way).
-
-
 async def store_and_announce(
     game_id: int, seen: Seen, game: Game, decision: Apply, reply: Reply
 ) -> Played | None:

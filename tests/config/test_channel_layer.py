@@ -172,6 +172,8 @@ async def test_after_redis_drops_the_pubsub_connection_messages_arrive_again(sit
 
     await asyncio.wait_for(resubscribed(), 10)  # redis-py's PubSub.on_connect PSUBSCRIBEs again
     await worker.send(socket, {"type": "after"})
+    # The socket is told it may have missed something (the test below), then hears as before.
+    assert (await asyncio.wait_for(daphne.receive(socket), 5))["type"] == "layer.resubscribed"
     assert (await asyncio.wait_for(daphne.receive(socket), 5))["type"] == "after"
     assert await nothing_more(daphne, socket)
 
@@ -210,3 +212,37 @@ async def test_publishes_do_not_wait_for_each_other_s_round_trips_yet_one_sender
         await daphne.group_send("game.1", {"type": "move", "n": n})
     received = [(await asyncio.wait_for(other.receive(listener), 5))["n"] for _ in range(20)]
     assert received == list(range(20))
+
+
+async def test_once_a_lost_subscription_is_back_every_socket_of_that_process_is_told_and_hears_again(site):
+    """Pub/sub delivers at most once: what was published while the connection was down is gone,
+    so each local channel is told (``layer.resubscribed``), once Redis has the subscriptions again."""
+    from config.channel_layer import RESUBSCRIBED
+
+    prefix, process, plain = site
+    daphne, other, worker = process("daphne"), process("other"), process("worker")
+    sockets = [await daphne.new_channel() for _ in range(3)]
+    await daphne.group_add("game.7", sockets[0])
+    elsewhere = await other.new_channel()
+    await other.group_add("game.7", elsewhere)
+    await worker.group_send("game.7", {"type": "before"})
+    assert (await asyncio.wait_for(daphne.receive(sockets[0]), 5))["type"] == "before"
+    assert (await asyncio.wait_for(other.receive(elsewhere), 5))["type"] == "before"
+
+    killed = {c["id"] for c in await plain.client_list(_type="pubsub") if c["name"] == f"{prefix}daphne"}
+    assert len(killed) == 1
+    for client_id in killed:
+        await plain.client_kill_filter(_id=client_id)
+
+    for socket in sockets:
+        assert await asyncio.wait_for(daphne.receive(socket), 10) == RESUBSCRIBED
+    # The confirmation is looked for no more: each message costs what it did before the cut.
+    assert all("handle_message" not in vars(shard._pubsub) for shard in daphne._get_layer()._shards)
+    # Told only when Redis has the subscriptions again: a move published now reaches the socket.
+    await worker.group_send("game.7", {"type": "after"})
+    assert (await asyncio.wait_for(daphne.receive(sockets[0]), 5))["type"] == "after"
+    for socket in sockets:
+        assert await nothing_more(daphne, socket)
+    # The other process never lost its connection: it heard everything and is told nothing.
+    assert (await asyncio.wait_for(other.receive(elsewhere), 5))["type"] == "after"
+    assert await nothing_more(other, elsewhere)

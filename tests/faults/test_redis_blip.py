@@ -198,12 +198,6 @@ class Recorder:
         return False  # the bot handles every message as usual
 
 
-@pytest.mark.xfail(
-    reason="open (issue #38, finding 4): a move stored while Redis is down is never announced to an "
-    "opponent whose socket stayed open (the broadcast's retries end before Redis is back, daphne does "
-    "not close the socket, the page does not resync on silence): that player waits and loses on time",
-    strict=False,
-)
 def test_a_redis_restart_during_live_and_computer_games_loses_no_move_and_no_game(site, user_factory):
     site.start_worker(celery_worker_command(concurrency=1, beat=True, schedule=Path(tempfile.mkstemp()[1])))
     _, port = site.services.start_daphne(site.database_url)

@@ -8,6 +8,7 @@ tests/faults/test_redis_blip.py does the same with a real Redis stopped and star
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import pytest
@@ -169,3 +170,54 @@ async def test_the_sweep_flags_a_clock_whose_move_announcement_and_flag_task_wer
     assert await database_sync_to_async(sweep_after)(61) == 1
     game = await database_sync_to_async(Game.objects.get)(pk=game_id)
     assert game.status == Game.Status.FINISHED and game.end_reason == "timeout" and game.winner == 0
+
+
+def publish_to_nobody(monkeypatch, count: int) -> list[str]:
+    """The next ``count`` game events are published while nobody is subscribed (Redis back, the
+    subscriptions not yet): the broadcast succeeds and no socket hears it. The events lost."""
+    layer = get_channel_layer()
+    original = layer.group_send
+    lost: list[str] = []
+
+    async def group_send(group, message):
+        if message.get("type") == "game.event" and len(lost) < count:
+            lost.append(message["event"])
+            return None
+        return await original(group, message)
+
+    monkeypatch.setattr(layer, "group_send", group_send)
+    return lost
+
+
+async def test_a_move_lost_while_the_layer_was_away_reaches_every_board_when_the_layer_is_back(
+    human_game, guest_factory, monkeypatch
+):
+    game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)()
+    a, _ = await open_socket(game_id, alice)
+    b, before = await open_socket(game_id, bob)
+    _, visitor = await database_sync_to_async(guest_factory)()
+    watcher, _ = await open_socket(game_id, visitor)
+    lost = publish_to_nobody(monkeypatch, 1)
+    await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": "m1"})
+
+    def stored() -> bool:
+        return Game.objects.get(pk=game_id).tokens == ["d3"]
+
+    while not await database_sync_to_async(stored)():
+        await asyncio.sleep(0.05)
+    assert lost == ["move"]
+    # Bob's board waits for a move it will never hear of (a watcher's notice may come meanwhile).
+    while not await b.receive_nothing(timeout=0.3):
+        assert (await b.receive_json_from())["type"] in ("presence", "watchers")
+    # The process's channel layer subscribed to Redis again: each of its sockets is told
+    # (config/channel_layer.py sends this to every channel of the process; here to the game's).
+    await get_channel_layer().group_send(f"game.{game_id}", {"type": "layer.resubscribed"})
+    for ws in (b, watcher, a):
+        state = await next_of(ws, "state")
+        assert state["v"] == before["v"] + 1 and state["game"]["moves"] == ["d3"]
+    # The mover's ack rode in the lost event: its resend is acknowledged as a duplicate, played once.
+    await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": "m1"})
+    ack = await next_of(a, "ack", "error")
+    assert ack == {"type": "ack", "id": "m1", "ply": 0, "v": before["v"] + 1, "duplicate": True}
+    for ws in (a, b, watcher):
+        await ws.disconnect()
