@@ -84,8 +84,9 @@ async def _open_in_loop(game_id: int, scope: dict) -> Opened | None:
     The row is read again on the event loop's own connection (its players'
     names are this process's, unchanged unless the seats changed) and presence
     goes to Redis on an asyncio client: a reconnect storm is mostly these.
-    None when the thread must do it: a game not seen here, new players, or an
-    obligation overdue (``services.attend`` belongs to the locked path).
+    None when the thread must do it: a game not seen here, new players, an
+    obligation overdue (``services.attend`` belongs to the locked path), or a
+    game that is over (its snapshot reads the rating changes).
     """
     seen = fastpath.cache.get(game_id) if fastpath.enabled() else None
     if seen is None:
@@ -98,6 +99,10 @@ async def _open_in_loop(game_id: int, scope: dict) -> Opened | None:
         return None
     game = seen.game()
     if game.attention_at is not None and game.attention_at <= timezone.now():
+        return None
+    if game.is_over:
+        # A finished game's snapshot reads its rating changes (ratings' hook, a query):
+        # the database thread does that. Reconnect storms are about games in play.
         return None
     # The session was loaded by the auth middleware: reading it here does no I/O.
     identity = identity_from_scope(scope)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -63,9 +64,23 @@ def start_game_from_home(
         page.select_option("#id_level", level)
     page.click(f'.clock-choice[data-clock="{clock}"]')
     page.select_option("#id_side", side)
-    page.click("#new-game-form button[type=submit]")
-    page.wait_for_url("**/play/*/")
+    with page.expect_navigation():
+        page.click("#new-game-form button[type=submit]")
+    if not re.search(r"/play/\d+/$", page.url):
+        # Refused (the form again at /play/new/, e.g. a guest's computer-game limit): say why.
+        errors = page.locator("#new-game-form .errorlist").all_inner_texts()
+        raise AssertionError(f"the new game was refused: {errors}")
     page.wait_for_function(READY)
+
+
+def resign(page) -> None:
+    """Resign the game on the page as a player does (the button, then the confirmation) and wait for the end."""
+    # The pointer leaves the board first, as a hand does: Four Tac Toe's hover help under
+    # the board goes when it does, and would otherwise move the button between aiming and clicking.
+    page.mouse.move(0, 0)
+    page.click('[data-action="resign"]')
+    page.locator('#confirm-resign button[value="confirm"]').click()
+    page.wait_for_function("() => window.__game.snapshot.status !== 'active'")
 
 
 def click_move(page, game: str, token: str) -> None:

@@ -289,7 +289,10 @@ def test_quantum_says_in_the_status_line_where_a_collapse_must_settle_and_specta
     expect(alice.locator('.player[data-side="1"] .you-tag')).to_be_hidden()
     click_move(alice, "quantum_ttt", "@1")
     watcher.wait_for_function("() => window.__game.snapshot.ply === 3")
-    expect(watcher.locator("#status")).to_contain_text("played @1")
+    # The collapse is said in words, with who chose it, not as the "@1" token.
+    chooser = snapshot(watcher)["players"][0]["name"]
+    expect(watcher.locator("#status")).to_contain_text(f"{chooser} chose square 1 for the collapse.")
+    expect(watcher.locator("#status")).not_to_contain_text("@1")
 
 
 def test_a_guest_is_told_to_log_in_before_taking_an_open_challenge(new_context, user_factory, login_session):

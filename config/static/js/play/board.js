@@ -153,8 +153,11 @@ export class GridBoard {
     this.svg.addEventListener("pointerleave", (event) => {
       // A finger has left the glass: what it showed goes (a tap is not a hover).
       if (event.pointerType === "touch") return this.options.onHover?.(null);
-      // Keep showing the keyboard cursor's help when the pointer leaves a focused board.
-      this.options.onHover?.(document.activeElement === this.svg ? this.cursorToken() : null);
+      // Keep showing the keyboard cursor's help when the pointer leaves a board the keyboard
+      // is using; not after a click (as for focus below): that help would stay until the next
+      // click elsewhere blurred the board, and the page moving up under that click lost it.
+      const keyboard = document.activeElement === this.svg && !this.svg.classList.contains("pointer-used");
+      this.options.onHover?.(keyboard ? this.cursorToken() : null);
     });
     // Focus from the keyboard shows the cursor's help; focus from a tap or click
     // must not (the cursor may sit on an older cell, whose help would then stay).
