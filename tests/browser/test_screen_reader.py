@@ -427,7 +427,11 @@ def test_every_page_passes_axe_in_both_views_and_every_board_is_photographed(
         "/players/bob/",
         "/profile/edit/",
         "/messages/",
+        "/messages/sent/",
         "/messages/new/",
+        "/watch/",
+        "/tournaments/",
+        "/bots/",
     ]
     guest_pages = ["/accounts/login/", "/accounts/signup/", "/settings/"]
     guest = new_context().new_page()
