@@ -37,7 +37,11 @@ def take_slot(key: str, limit: int, seconds: int) -> bool:
 
 
 def address_block(ip: str | None) -> str:
-    """The unit an address is counted in: the address, or its /64 for IPv6 (one customer's usual share)."""
+    """The unit an address is counted in: the address, or its /64 for IPv6.
+
+    One IPv6 customer usually holds a whole /64, so counting single addresses would hand a
+    guesser billions of fresh ones (allauth's own per-address limit does the same).
+    """
     if not ip:
         return ""
     try:

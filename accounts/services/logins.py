@@ -26,12 +26,12 @@ Everything lives in the cache (Redis in production, so every process agrees).
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 import time
 
 from django.core.cache import cache
 
 from accounts.validators import name_key
+from config.ratelimit import address_block
 
 # Above the per-(name, address) limit of 5 (settings.ACCOUNT_RATE_LIMITS), so one or
 # two guessers at fixed addresses never slow the name down for its owner.
@@ -51,21 +51,6 @@ def _now() -> float:
 def _name_hash(login: str) -> str:
     # Hashed: cache keys must be short ASCII, and names may be neither.
     return hashlib.sha256(name_key(login).encode()).hexdigest()
-
-
-def address_block(ip: str) -> str:
-    """The unit an address is counted in: the address itself, or its /64 for IPv6.
-
-    One IPv6 customer usually holds a whole /64, so counting single addresses would
-    hand a guesser billions of fresh ones (allauth's own per-address limit does the same).
-    """
-    try:
-        address = ipaddress.ip_address(ip)
-    except ValueError:
-        return ip
-    if isinstance(address, ipaddress.IPv6Address):
-        return str(ipaddress.IPv6Network(f"{address}/64", strict=False).network_address)
-    return str(address)
 
 
 def _failures_key(login: str) -> str:
