@@ -20,6 +20,7 @@ from http.cookies import SimpleCookie
 
 import pytest
 from django.conf import global_settings
+from django.db import connection
 from django.test import Client
 
 from tournaments import services
@@ -34,10 +35,11 @@ LIMIT = 5
 CSRF = "k" * 32  # a CSRF secret of our own: cookie and form field carry the same one
 WRONG = "That is not the tournament&#x27;s password."
 THROTTLED = "Too many password attempts. Wait a minute and try again."
-# The rankings page answers in well under a second on a quiet machine; on the old
-# code it waited for the pool's 10 s and failed. 5 s leaves room for a busy machine
-# (two cores shared with other runs, and 25 hashes in flight).
-RANKINGS_WITHIN = 5.0
+# The rankings page answered in 1.4-3.5 s here (two cores shared with other runs,
+# and 25 hashes in flight); on the old code it waited 6-10 s for a connection, or
+# failed with a 500 at the pool's 10 s. The bound stays under the pool's timeout;
+# the test's other check (answered before most guesses) does not depend on speed.
+RANKINGS_WITHIN = 8.0
 
 
 def session_cookie(user) -> str:
@@ -68,7 +70,9 @@ def site(services, database_url_for_processes):
     return port
 
 
-def post_join(port: int, tournament_id: int, cookie: str, address: str, password: str, sent=None):
+def post_join(
+    port: int, tournament_id: int, cookie: str, address: str, password: str, sent=None, answered_at=None
+):
     """POST the join form as the player's browser through nginx; the page it lands on, decoded."""
     path = f"/tournaments/{tournament_id}/join/"
     body = urllib.parse.urlencode({"csrfmiddlewaretoken": CSRF, "password": password})
@@ -86,6 +90,8 @@ def post_join(port: int, tournament_id: int, cookie: str, address: str, password
             sent.wait()  # every guess is on the wire before the rankings request goes
         response = connection.getresponse()
         response.read()
+        if answered_at is not None:
+            answered_at.append(time.monotonic())
         assert response.status == 302, response.status
         # The refusal is a flash message (a cookie) shown on the page it redirects to.
         jar = SimpleCookie()
@@ -107,19 +113,43 @@ def post_join(port: int, tournament_id: int, cookie: str, address: str, password
         connection.close()
 
 
+def wait_until_the_pool_is_in_use(timeout: float = 60) -> None:
+    """Until the daphne process has opened all its pool's connections: the guesses reached the database.
+
+    Sending them is not enough: on a busy machine daphne starts handling them a
+    second or more later, and a rankings request sent at once could get a
+    connection first. With the old code the pool's connections then stayed taken
+    by guesses waiting for the tournament's row lock; with today's they are
+    handed back while hashing, but stay open in the pool.
+    """
+    deadline = time.monotonic() + timeout
+    with connection.cursor() as cursor:
+        while True:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            if cursor.fetchone()[0] >= POOL:
+                return
+            assert time.monotonic() < deadline, "the daphne process never opened its pool's connections"
+            time.sleep(0.02)
+
+
 def test_parallel_password_guesses_leave_the_rankings_answering_and_are_throttled(
     site, private_tournament, user_factory
 ):
     players = [(session_cookie(user_factory()), f"203.0.113.{n + 1}") for n in range(PLAYERS)]
     guesses = [player for player in players for _ in range(GUESSES_EACH)]
     pages: list[str] = []
+    answered_at: list[float] = []  # when each guess's POST was answered
     failures: list[BaseException] = []
-    # All guesses sent, then the main thread's rankings request: it arrives behind them.
+    # All guesses sent and the daphne process busy with them (its pool opened to the
+    # full), then the main thread's rankings request: it comes behind them.
     sent = threading.Barrier(len(guesses) + 1)
 
     def guess(cookie: str, address: str) -> None:
         try:
-            pages.append(post_join(site, private_tournament.pk, cookie, address, "cats", sent))
+            pages.append(post_join(site, private_tournament.pk, cookie, address, "cats", sent, answered_at))
         except BaseException as error:  # noqa: BLE001 - reported by the main thread
             failures.append(error)
             sent.abort()
@@ -129,23 +159,31 @@ def test_parallel_password_guesses_leave_the_rankings_answering_and_are_throttle
     for thread in threads:
         thread.start()
     sent.wait(timeout=60)
+    wait_until_the_pool_is_in_use()
     asked = time.monotonic()
     rankings = http.client.HTTPConnection("127.0.0.1", site, timeout=60)
     rankings.request("GET", "/rankings/")
     response = rankings.getresponse()
     response.read()
-    answered = time.monotonic() - asked
+    done = time.monotonic()
+    answered = done - asked
     rankings.close()
     for thread in threads:
         thread.join(timeout=120)
     burst = time.monotonic() - started
     print(
-        f"rankings: HTTP {response.status} in {answered:.2f} s; {len(guesses)} guesses done in {burst:.2f} s"
+        f"rankings: HTTP {response.status} in {answered:.2f} s,"
+        f" after {sum(1 for moment in answered_at if moment < done)} guesses;"
+        f" {len(guesses)} guesses done in {burst:.2f} s"
     )
 
     assert not failures, failures
     assert response.status == 200
     assert answered < RANKINGS_WITHIN, f"/rankings/ took {answered:.2f} s behind the guesses"
+    # However fast the machine hashes: the old code's rankings request queued for a
+    # connection behind nearly every guess; now it does not wait for them.
+    before = sum(1 for moment in answered_at if moment < done)
+    assert before < len(guesses) // 2, f"/rankings/ was answered after {before} of {len(guesses)} guesses"
     # Each player's five guesses were checked (wrong), the sixth refused before hashing.
     refused = [page for page in pages if THROTTLED in page]
     wrong = [page for page in pages if WRONG in page]
