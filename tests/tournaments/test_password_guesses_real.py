@@ -65,7 +65,11 @@ def private_tournament(alice, settings):
 def site(services, database_url_for_processes):
     _, port = services.start_daphne(
         database_url_for_processes,
-        env={"DJANGO_DB_POOL_SIZE": str(POOL), "DJANGO_BEHIND_PROXY": "1"},
+        env={
+            "DJANGO_DB_POOL_SIZE": str(POOL),
+            "DJANGO_BEHIND_PROXY": "1",
+            "TOURNAMENTS_PASSWORD_GUESSES_PER_MINUTE": str(LIMIT),
+        },
     )
     return port
 
