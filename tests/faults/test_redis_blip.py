@@ -36,12 +36,13 @@ from games.tasks import flag
 from launch.processes import PYTHON, celery_worker_command, free_port, start_embedded_redis
 from tests.faults.test_kill import FAULT_SETTINGS
 from tests.games.test_multiprocess import session_cookie, ws_url
-from tests.processes import EXTERNAL_SITE, Services, use_broker
+from tests.processes import EXTERNAL_SITE, Services, needs_redis_broker, use_broker
 
 pytestmark = [
     pytest.mark.services,
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(bool(EXTERNAL_SITE), reason="restarts a Redis of its own under processes it starts"),
+    needs_redis_broker,
 ]
 
 WAIT = 60.0  # generous: the machine running the suite may be busy
