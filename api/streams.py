@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import json
 import time
+from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -84,8 +85,11 @@ class Subscription:
                 await self.layer.group_discard(group, self.channel)
 
 
-class Stream:
-    """One NDJSON stream: ``opening`` first, then what ``on_message`` and ``on_poll`` find, until ``done``."""
+class Stream(ABC):
+    """One NDJSON stream: ``opening`` first, then what ``on_message`` and ``on_poll`` find, until ``done``.
+
+    The three hooks are what each kind of stream (events, a game) says; ``lines`` is shared.
+    """
 
     groups: list[str]
     done = False
@@ -93,15 +97,17 @@ class Stream:
     def __init__(self, token_id: int) -> None:
         self.token_id = token_id
 
+    @abstractmethod
     async def opening(self) -> list[dict[str, Any]]:
-        raise NotImplementedError
+        """The first lines: the state the client starts from."""
 
+    @abstractmethod
     async def on_message(self, message: Message) -> list[dict[str, Any]]:
-        raise NotImplementedError
+        """The lines a channel-layer message on one of ``groups`` brings."""
 
+    @abstractmethod
     async def on_poll(self) -> list[dict[str, Any]]:
         """The heartbeat's re-read: what a lost channel-layer message would have announced."""
-        raise NotImplementedError
 
     async def lines(self) -> AsyncIterator[str]:
         heartbeat = settings.API_STREAM_HEARTBEAT_SECONDS
