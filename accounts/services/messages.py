@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -24,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.consumers import user_group
 from accounts.models import Message
 from accounts.services.blocks import either_blocked
+from config.ratelimit import take_slot
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -81,22 +81,9 @@ def clean_body(body: str) -> str:
 
 
 def _take_rate_slot(sender_id: int) -> bool:
-    """Count one message against the sender's window; False when the window is full.
-
-    The window opens with the first message and lasts ``seconds``: ``add`` and
-    ``incr`` are atomic in Redis (and locked in locmem), so parallel requests
-    cannot both take the last slot.
-    """
+    """Count one message against the sender's window; False when the window is full."""
     limit, seconds = _rate()
-    key = f"accounts:msg-rate:{sender_id}"
-    if cache.add(key, 1, timeout=seconds):
-        return True
-    try:
-        count = cache.incr(key)
-    except ValueError:  # the window expired between add and incr
-        cache.add(key, 1, timeout=seconds)
-        return True
-    return count <= limit
+    return take_slot(f"accounts:msg-rate:{sender_id}", limit, seconds)
 
 
 def check_send(*, sender: Any, recipient: User | None, body: str = "") -> Verdict:
