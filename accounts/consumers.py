@@ -8,12 +8,7 @@ from channels.db import database_sync_to_async
 from django.utils.translation import gettext as _
 
 from config.websocket import JsonConsumer, SocketCode
-
-LOBBY_GROUP = "lobby"  # every open page hears that the list of open challenges changed
-
-
-def user_group(user_id: int) -> str:
-    return f"user.{user_id}"
+from core.messages import LOBBY_GROUP, user_group
 
 
 class NotificationConsumer(JsonConsumer):

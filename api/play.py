@@ -26,7 +26,7 @@ from api.auth import ApiError, Caller, TokenAuth
 from api.models import Scope
 from api.schemas import ErrorOut
 from chat import services as chat
-from config.ratelimit import take_slot
+from core.ratelimit import take_slot
 from games import services
 from games.engines import ENGINES
 from games.models import Game

@@ -25,7 +25,7 @@ from accounts.identity import Identity
 from chat import selectors, services
 from chat.models import MAX_LENGTH, ChatLine
 from chat.presets import preset_text
-from games.live.consumers import GameConsumer
+from games.live.consumers import GameConsumer, register_command
 
 
 @dataclass(frozen=True)
@@ -203,3 +203,11 @@ class ChatMixin:
 
 class GameSocket(ChatMixin, GameConsumer):
     """The game socket of the site: the game's own messages and its chat."""
+
+
+# The chat's commands on the game socket: ``/ws/game/<id>/`` is routed to ``GameSocket``,
+# which has the handlers (chat/routing.py).
+register_command("chat_history", ChatMixin.on_chat_history)
+register_command("chat", ChatMixin.on_chat)
+register_command("chat_report", ChatMixin.on_chat_report)
+register_command("chat_settings", ChatMixin.on_chat_settings)

@@ -8,9 +8,9 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.identity import Identity
+from games import bus
 from games.engines import get
 from games.engines.base import InvalidPosition
-from games.live import events
 from games.models import (
     DAY_SECONDS,
     DAYS_PER_MOVE_CHOICES,
@@ -96,7 +96,7 @@ def create_computer_game(
 ) -> Game:
     """A game against the computer; it starts at once (from ``start_fen`` when given: "Play from here").
 
-    ``address`` is the client's address block (config.ratelimit): a guest's games are
+    ``address`` is the client's address block (core.ratelimit): a guest's games are
     also limited per address, since a new cookie is a new guest.
     """
     engine = get(game)  # KeyError for an unknown game is a programming error; views validate first
@@ -186,7 +186,7 @@ def create_human_game(
         new.state = new.engine.dumps(new.engine.initial())
         _save_new(new)
         new_id = new.pk
-        transaction.on_commit(lambda: events.send_lobby_event(new_id), robust=True)
+        bus.announce_lobby(new_id)
     return new
 
 
@@ -268,7 +268,7 @@ def join_game(*, game_id: int, identity: Identity, token: str | None = None) -> 
         _seat(game, free, identity)
         _start(game)
         commit_and_announce(game, "start")
-        transaction.on_commit(lambda: events.send_lobby_event(game_id), robust=True)
+        bus.announce_lobby(game_id)
     return game
 
 
@@ -280,7 +280,7 @@ def _call_off(game: Game, reason: EndReason) -> None:
     commit_and_announce(game, "end")
     announce_finished(game.pk)
     game_id = game.pk
-    transaction.on_commit(lambda: events.send_lobby_event(game_id), robust=True)
+    bus.announce_lobby(game_id)
 
 
 def decline_invitation(*, game_id: int, identity: Identity) -> Game:

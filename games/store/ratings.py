@@ -55,7 +55,7 @@ class RatingShift(TypedDict):
 
     For example {"before": 1500, "after": 1512, "delta": 12}.
     Defined here, below games.live, so that the ratings app (which lends ``changes_of``)
-    and the snapshot (games.live.protocol.Snapshot) name one type.
+    and the snapshot (games.protocol.Snapshot) name one type.
     """
 
     before: int
@@ -69,5 +69,5 @@ def _no_changes(game: Game) -> list[RatingShift | None]:
 
 # Per side, the rating change a finished game made, None where it made none (yet): the
 # game's snapshot carries it (ratings.selectors.rating_changes_of). Ratings are applied
-# after the game ends, by a task, which then pushes them (games.live.events.send_rating_changes).
+# after the game ends, by a task, which then pushes them (games.live.bus.send_rating_changes).
 changes_of: Callable[[Game], list[RatingShift | None]] = _no_changes

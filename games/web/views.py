@@ -13,10 +13,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.identity import forget_new_guest, identity_from_request
-from config.ratelimit import request_address
-from games import services
+from core.ratelimit import request_address
+from games import bus, services
 from games.engines import ENGINES
-from games.live import events
 from games.models import Analysis, Game, time_control_label
 from games.services import analysis as game_analysis
 from games.services import analysis_board as board_analysis
@@ -200,7 +199,7 @@ def play(request, game_id: int):
         {
             "game": game,
             "side": side,
-            "snapshot": {**events.snapshot(game), "you": side},
+            "snapshot": {**bus.snapshot(game), "you": side},
             "replay_page_size": replays.PAGE,  # looking back fetches the replay's pages
             "tournament": lent_tournament.tournament_of(game.pk) if game.kind == Game.Kind.LOBBY else None,
             # The link is the key to the free seat: only a seated player gets it.
@@ -358,7 +357,7 @@ def replay(request, game_id: int):
     total = len(game.tokens)
     asked = request.GET.get("ply", "")
     start = min(int(asked), total) if asked.isascii() and asked.isdigit() else total
-    full = events.snapshot(game)
+    full = bus.snapshot(game)
     moves = full["moves"]
     # The moves are sent once, beside the snapshot: the page gets the snapshot without them.
     snapshot = {key: value for key, value in full.items() if key != "moves"}
