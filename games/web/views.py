@@ -341,6 +341,7 @@ def lobby(request):
                     "game": game.game,
                     "name": game.get_game_display(),
                     "by": game.created_by.username if game.created_by else "",
+                    "bot": bool(game.created_by and game.created_by.is_bot),
                     "terms": game.invitation_terms(),
                 }
                 for game in _invitations(request)
