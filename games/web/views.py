@@ -161,7 +161,7 @@ def new_game(request):
     except services.GameError as exc:
         forget_new_guest(request)
         form.add_error(None, exc.message)
-        return _render_home(request, form, status=400)
+        return _render_home(request, form, status=429 if exc.code == services.Code.RATE_LIMITED else 400)
     return redirect(game.get_absolute_url())
 
 
