@@ -56,7 +56,7 @@ class Code(StrEnum):
     BAD_POSITION = "bad_position"
     POSITION_OVER = "position_over"
     TOO_MANY_GAMES = "too_many_games"  # enough games against the computer under way
-    RATE_LIMITED = "rate_limited"  # offers or seeks too quickly
+    RATE_LIMITED = "rate_limited"  # offers, seeks or invitations too quickly
     BOT_ACCOUNT = "bot_account"  # a BOT plays through the API, not the website's pages (issue #41)
 
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import random
 
+from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.identity import Identity
+from core.ratelimit import take_slot
 from games import bus
 from games.engines import get
 from games.engines.base import InvalidPosition
@@ -132,6 +134,21 @@ def create_computer_game(
     return new
 
 
+def _take_invitation_slot(user) -> None:
+    """Count a direct invitation about to reach another player; RATE_LIMITED past the per-minute limit.
+
+    Each one lands on the invited player's pages and event stream. The home page's
+    form, the Bots page and the API's ``POST /api/challenge/{username}`` all create
+    them here, so one rule counts them together (issue #41: the API limited its own,
+    the site's pages none). Taken after every other check: a refused invitation,
+    which reaches nobody, costs no slot.
+    """
+    if not take_slot(f"games:invitations:{user.pk}", settings.GAMES_INVITATIONS_PER_MINUTE, 60):
+        raise GameError(
+            Code.RATE_LIMITED, _("You are sending invitations too quickly. Please wait a minute.")
+        )
+
+
 def create_human_game(
     *,
     identity: Identity,
@@ -170,6 +187,8 @@ def create_human_game(
             # Neutral on purpose: do not reveal whether it was a block or a setting.
             raise GameError(Code.INVITATION_REFUSED, _("This player is not accepting your invitations."))
     base, extra = _people_clock(minutes, increment, days_per_move)
+    if kind == Game.Kind.DIRECT:
+        _take_invitation_slot(identity.user)
     side = random.randrange(2) if side is None else side
     with transaction.atomic():
         new = Game(

@@ -160,7 +160,7 @@ def new_game(request):
     except services.GameError as exc:
         forget_new_guest(request)
         form.add_error(None, exc.message)
-        return _render_home(request, form, status=400)
+        return _render_home(request, form, status=429 if exc.code == services.Code.RATE_LIMITED else 400)
     return redirect(game.get_absolute_url())
 
 
@@ -340,6 +340,7 @@ def lobby(request):
                     "game": game.game,
                     "name": game.get_game_display(),
                     "by": game.created_by.username if game.created_by else "",
+                    "bot": bool(game.created_by and game.created_by.is_bot),
                     "terms": game.invitation_terms(),
                 }
                 for game in _invitations(request)
