@@ -18,10 +18,10 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from accounts.guests import display_name
-from games.engines import ENGINES, Engine, OutcomeReason, get
-from games.names import GAME_NAMES
+from games.engines import Engine, OutcomeReason, get
+from games.kinds import choices as game_choices
 
-GAME_CHOICES = [(slug, GAME_NAMES.get(slug, engine.name)) for slug, engine in ENGINES.items()]
+GAME_CHOICES = game_choices()
 AI_LEVEL_CHOICES = [("easy", _("Easy")), ("medium", _("Medium")), ("hard", _("Hard"))]
 # Minutes per player for the whole game; 0 = untimed (computer games only).
 TIME_CONTROL_CHOICES = [1, 3, 5, 10, 15]
@@ -419,7 +419,7 @@ class Game(models.Model):
         The home page's list and the toast on other pages (through /lobby.json) both show it.
         The invitee takes the seat nobody holds yet, so "you play" is that seat's colour.
         """
-        from games.names import side_colour
+        from games.kinds import side_colour
 
         free = 0 if not self.side_is_taken(0) else 1
         return _("%(clock)s, %(rated)s, you play %(colour)s") % {

@@ -19,7 +19,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games.deadline_text import deadline_text
 from games.engines.four_tac_toe import lines_table
-from games.names import GAME_BLURBS, GAME_NAMES
+from games.kinds import KINDS
 
 register = template.Library()
 
@@ -32,12 +32,14 @@ def deadline_words(deadline: datetime) -> str:
 
 @register.filter
 def game_name(slug: str) -> str:
-    return str(GAME_NAMES.get(slug, slug))
+    kind = KINDS.get(slug)
+    return str(kind.name) if kind else slug
 
 
 @register.filter
 def game_blurb(slug: str) -> str:
-    return str(GAME_BLURBS.get(slug, ""))
+    kind = KINDS.get(slug)
+    return str(kind.blurb) if kind else ""
 
 
 @register.simple_tag
