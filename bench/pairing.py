@@ -41,12 +41,13 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
 from accounts.identity import Identity  # noqa: E402
+from games.kinds import KINDS  # noqa: E402
 from games.live import events  # noqa: E402
-from games.models import GAME_CHOICES, Seek  # noqa: E402
+from games.models import Seek  # noqa: E402
 from games.services import pairing  # noqa: E402
 
 POOLS = [
-    (slug, minutes, increment) for slug, _name in GAME_CHOICES for minutes, increment in pairing.QUICK_POOLS
+    (slug, minutes, increment) for slug in KINDS for minutes, increment in pairing.QUICK_POOLS
 ]
 
 

@@ -22,6 +22,7 @@ from types import ModuleType
 from typing import Any
 
 from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from games.engines import ENGINES, Engine
 
@@ -99,6 +100,11 @@ def kind_of(slug: str) -> GameKind:
 def choices() -> list[tuple[str, Text]]:
     """(slug, name) of every game, in the order registered: model fields and forms take their choices here."""
     return [(slug, kind.name) for slug, kind in KINDS.items()]
+
+
+def choices_or_all() -> list[tuple[str, Text]]:
+    """``choices()`` after an "All games" entry: a filter's choices."""
+    return [("", _("All games")), *choices()]
 
 
 def game_name(slug: str) -> str:

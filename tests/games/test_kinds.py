@@ -52,3 +52,38 @@ def test_the_rules_page_is_the_kind_s_template(client):
     html = client.get(f"/rules/{kind.slug}/").content.decode()
     assert "How to play Quantum Tic-Tac-Toe" in html
     assert Path(kind.rules_template).name == "quantum_ttt.html"
+
+
+@pytest.fixture
+def a_sixth_game():
+    """A game the site did not ship with, registered for one test (its engine is Reversi's rules, renamed)."""
+    from dataclasses import replace
+
+    from games.engines.reversi import ReversiEngine
+    from games.kinds import unregister
+
+    class Othello(ReversiEngine):
+        slug = "othello_test"
+        name = "Othello"
+
+    kind = register(replace(kind_of("reversi"), slug="othello_test", engine=Othello(), name="Othello"))
+    yield kind
+    unregister(kind.slug)
+
+
+def test_a_new_game_needs_no_migration_and_the_forms_offer_it(a_sixth_game):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from games.models import Game
+    from games.web.forms import NewGameForm
+    from ratings.forms import HistoryFilterForm
+    from tournaments.forms import TournamentForm
+
+    out = StringIO()
+    call_command("makemigrations", "--check", "--dry-run", stdout=out)  # SystemExit(1) on any change
+    assert "No changes detected" in out.getvalue()
+    assert ("othello_test", "Othello") in Game._meta.get_field("game").choices
+    for form in (NewGameForm(), HistoryFilterForm(), TournamentForm()):
+        assert "othello_test" in dict(form.fields["game"].choices), type(form).__name__
