@@ -16,11 +16,12 @@ each request reads its name in its own language.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from django.templatetags.static import static
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
@@ -44,11 +45,11 @@ class GameKind:
     rules_template: str
     # The board's renderer, a path under static/ (docs/renderers.md says what it exports).
     renderer: str
-    # Data the renderer needs besides the position (Four Tac Toe's line table), handed to
-    # ``createRenderer`` as ``options.data``; None when it needs none.
-    board_data: Callable[[], Any] | None = None
-    # The new-game form offers "I move first" rather than a random side (Ultimate's first move is a big edge
-    # that a beginner asking for a game against the computer expects to have).
+    # Options the renderer needs besides the position (Four Tac Toe's ``lines`` table), JSON-able:
+    # merged into ``createRenderer``'s options and the screen reader's page; None when it needs none.
+    board_data: Callable[[], dict[str, Any]] | None = None
+    # The new-game form's "Play as" defaults to First rather than Random (Ultimate: who starts a
+    # game is X and moves first).
     first_by_default: bool = False
 
     def player_module(self) -> ModuleType:
@@ -100,6 +101,14 @@ def kind_of(slug: str) -> GameKind:
 def choices() -> list[tuple[str, Text]]:
     """(slug, name) of every game, in the order registered: model fields and forms take their choices here."""
     return [(slug, kind.name) for slug, kind in KINDS.items()]
+
+
+def renderer_table(kinds: Iterable[GameKind]) -> dict[str, dict[str, Any]]:
+    """What the board scripts load per game (docs/renderers.md): the renderer module's URL and its options."""
+    return {
+        kind.slug: {"module": static(kind.renderer), "options": kind.board_data() if kind.board_data else {}}
+        for kind in kinds
+    }
 
 
 def choices_or_all() -> list[tuple[str, Text]]:

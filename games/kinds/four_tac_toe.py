@@ -18,7 +18,8 @@ KIND = register(
         sides=("X", "O"),
         rules_template="games/rules/four_tac_toe.html",
         renderer="js/play/four_tac_toe.js",
-        # The scoring lines (line k of the position's ``live`` is entry k): the board draws them.
-        board_data=lines_table,
+        # The scoring lines (line k of the position's ``live`` is entry k): the board draws them,
+        # and the screen reader's "lines" command reads them out.
+        board_data=lambda: {"lines": lines_table()},
     )
 )

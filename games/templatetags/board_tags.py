@@ -1,5 +1,5 @@
-"""Template helpers for the game pages: translated game names, the Four Tac Toe
-line table for the board script, and small SVG diagrams for the rules pages.
+"""Template helpers for the game pages: translated game names, the board renderers'
+table for the board scripts, and small SVG diagrams for the rules pages.
 
 The diagrams are described with a tiny text notation instead of hand-written
 SVG so that the five rules pages stay readable and every diagram uses the
@@ -14,12 +14,11 @@ from datetime import datetime
 
 from django import template
 from django.utils import timezone
-from django.utils.html import escape, format_html
+from django.utils.html import escape, format_html, json_script
 from django.utils.safestring import SafeString, mark_safe
 
 from games.deadline_text import deadline_text
-from games.engines.four_tac_toe import lines_table
-from games.kinds import KINDS
+from games.kinds import KINDS, renderer_table
 
 register = template.Library()
 
@@ -43,9 +42,18 @@ def game_blurb(slug: str) -> str:
 
 
 @register.simple_tag
-def four_tac_toe_lines() -> list[list[str]]:
-    """The scoring lines (line ``k`` of ``position.live`` is entry ``k``), for ``json_script``."""
-    return lines_table()
+def board_renderers(*slugs: str) -> SafeString:
+    """``#renderers``, the table config/static/js/play/renderers.js loads boards from: each game's renderer
+    module and its options (docs/renderers.md); the games named, or every game."""
+    kinds = [KINDS[slug] for slug in slugs] if slugs else KINDS.values()
+    return json_script(renderer_table(kinds), "renderers")
+
+
+@register.filter
+def first_by_default(slug: str) -> bool:
+    """Whether the new-game form's "Play as" defaults to First for this game (home.js reads it)."""
+    kind = KINDS.get(slug)
+    return bool(kind and kind.first_by_default)
 
 
 # --- rules diagrams -----------------------------------------------------------------
