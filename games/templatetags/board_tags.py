@@ -67,7 +67,7 @@ GAP = 6  # extra space between the small boards of a 9x9 diagram
 class Grid:
     rows: int
     cols: int
-    notation: str  # "reversi" (rows 1.. top to bottom), "rank" (ranks bottom to top), "square" (1..9)
+    notation: str  # "rows-down" (rows 1.. top to bottom, as Reversi numbers them), "rank" (ranks bottom to top), "square" (1..9)
     boards: bool = False  # a 9x9 grid drawn as nine 3x3 boards
     parts: list[str] = field(default_factory=list)
 
@@ -78,7 +78,7 @@ class Grid:
             return index // self.cols, index % self.cols
         col = ord(name[0]) - ord("a")
         number = int(name[1:])
-        row = number - 1 if self.notation == "reversi" else self.rows - number
+        row = number - 1 if self.notation == "rows-down" else self.rows - number
         if not (0 <= row < self.rows and 0 <= col < self.cols):
             raise template.TemplateSyntaxError(f"diagram cell {name!r} is off the board")
         return row, col
@@ -178,7 +178,7 @@ def _paths(grid: Grid, spec: str) -> tuple[list[str], list[tuple[str, str, list[
 def _cell_name(grid: Grid, row: int, col: int) -> str:
     if grid.notation == "square":
         return str(row * grid.cols + col + 1)
-    number = row + 1 if grid.notation == "reversi" else grid.rows - row
+    number = row + 1 if grid.notation == "rows-down" else grid.rows - row
     return f"{chr(ord('a') + col)}{number}"
 
 
@@ -238,7 +238,7 @@ def board_diagram(
 ) -> SafeString:
     """A small board picture for the rules pages.
 
-    ``size`` "8x8"; cells in the game's own notation (``notation``: "reversi",
+    ``size`` "8x8"; cells in the game's own notation (``notation``: "rows-down",
     "rank" or "square"); ``pieces`` "d4:w e5:b a1:x e5:X" (b/w discs, x/o marks,
     upper case = a large mark filling a 3x3 board centred on the cell);
     ``hl``/``hl2`` highlighted cells ("all" for every cell); ``dots`` small dots (legal moves); ``rings``
