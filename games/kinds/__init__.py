@@ -25,6 +25,7 @@ from django.templatetags.static import static
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from games.ai import PLAYERS
 from games.engines import ENGINES, Engine
 
 # A translated string (gettext_lazy) or a plain one (the X and O marks are the same in every language).
@@ -83,12 +84,14 @@ def register(kind: GameKind) -> GameKind:
         raise ValueError(f"the kind {kind.slug!r} has the engine of {kind.engine.slug!r}")
     KINDS[kind.slug] = kind
     ENGINES.setdefault(kind.slug, kind.engine)
+    PLAYERS[kind.slug] = kind.player  # games.ai's choose_move finds the player there
     return kind
 
 
 def unregister(slug: str) -> None:
     """Take a game off the site again (a test's own kind, at its end)."""
     kind = KINDS.pop(slug)
+    PLAYERS.pop(slug, None)
     if ENGINES.get(slug) is kind.engine:
         del ENGINES[slug]
 
