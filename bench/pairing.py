@@ -46,9 +46,7 @@ from games.live import events  # noqa: E402
 from games.models import Seek  # noqa: E402
 from games.services import pairing  # noqa: E402
 
-POOLS = [
-    (slug, minutes, increment) for slug in KINDS for minutes, increment in pairing.QUICK_POOLS
-]
+POOLS = [(slug, minutes, increment) for slug in KINDS for minutes, increment in pairing.QUICK_POOLS]
 
 
 def percentile(values: list[float], q: float) -> float:
