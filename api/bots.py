@@ -11,10 +11,10 @@ from django.db import transaction
 from django.db.models import Q
 
 from accounts.models import User
+from games.kinds import choices as game_choices
 from games.models import (
     DAYS_PER_MOVE_CHOICES,
     FISCHER_PRESETS,
-    GAME_CHOICES,
     MAX_BASE_MINUTES,
     MAX_INCREMENT_SECONDS,
     Game,
@@ -48,7 +48,7 @@ def set_accepts(user: User, *, games: list[str], clocks: list[str], days: list[i
     """Store what this BOT accepts; refuses (``BotError``) anything the site cannot play, changing nothing."""
     if not user.is_bot:
         raise BotError("Only a BOT account says what it accepts.")
-    known = {slug for slug, _name in GAME_CHOICES}
+    known = {slug for slug, _name in game_choices()}
     for slug in games:
         if slug not in known:
             raise BotError(f"Unknown game {slug[:20]!r}: one of {', '.join(sorted(known))}.")
@@ -66,7 +66,7 @@ def set_accepts(user: User, *, games: list[str], clocks: list[str], days: list[i
             raise BotError(f"Days per move: one of {', '.join(map(str, DAYS_PER_MOVE_CHOICES))}.")
     # In the site's own order, each once: the page lists them so.
     accepts = {
-        "games": [slug for slug, _name in GAME_CHOICES if slug in games],
+        "games": [slug for slug, _name in game_choices() if slug in games],
         "clocks": sorted(set(clocks), key=lambda c: tuple(int(n) for n in c.split("+"))),
         "days": sorted(set(days)),
     }
@@ -83,7 +83,7 @@ def accepted_clocks(user: User) -> list[tuple[int, int]]:
 
 def accepted_games(user: User) -> list[str]:
     """The games the BOT accepts; every game when it has not said."""
-    return (user.bot_accepts or {}).get("games") or [slug for slug, _name in GAME_CHOICES]
+    return (user.bot_accepts or {}).get("games") or [slug for slug, _name in game_choices()]
 
 
 # --- online: a BOT is online while an event stream of its is open ---------------------------------

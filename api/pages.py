@@ -15,7 +15,8 @@ from accounts.identity import identity_from_request
 from accounts.models import User
 from api import bots
 from games import services
-from games.models import GAME_CHOICES, Game
+from games.kinds import choices as game_choices
+from games.models import Game
 from games.services import GameError
 
 PAGE_SIZE = 100  # BOTs listed, the online ones first
@@ -30,7 +31,7 @@ class BotChallengeForm(forms.Form):
 
     def __init__(self, bot: User, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        names = dict(GAME_CHOICES)
+        names = dict(game_choices())
         game, clock = self.fields["game"], self.fields["clock"]
         assert isinstance(game, forms.ChoiceField) and isinstance(clock, forms.ChoiceField)
         game.choices = [(slug, names[slug]) for slug in bots.accepted_games(bot)]
@@ -46,7 +47,7 @@ class BotChallengeForm(forms.Form):
 def bots_page(request: HttpRequest) -> HttpResponse:
     listed = list(User.objects.filter(is_bot=True, is_active=True).order_by("username")[:PAGE_SIZE])
     online = bots.online_ids([bot.pk for bot in listed])
-    names = dict(GAME_CHOICES)
+    names = dict(game_choices())
     rows = [
         {
             "bot": bot,

@@ -13,8 +13,8 @@ from typing import Any
 from django.db.models import Q
 
 from accounts.models import User
+from games.kinds import side_colour
 from games.models import Game, clock_speed, time_control_label
-from games.names import side_colour
 from ratings.elo import shown
 from ratings.models import Rating
 

@@ -42,12 +42,11 @@ from django.core.management import call_command  # noqa: E402
 
 from accounts.identity import Identity  # noqa: E402
 from games import bus  # noqa: E402
-from games.models import GAME_CHOICES, Seek  # noqa: E402
+from games.kinds import KINDS  # noqa: E402
+from games.models import Seek  # noqa: E402
 from games.services import pairing  # noqa: E402
 
-POOLS = [
-    (slug, minutes, increment) for slug, _name in GAME_CHOICES for minutes, increment in pairing.QUICK_POOLS
-]
+POOLS = [(slug, minutes, increment) for slug in KINDS for minutes, increment in pairing.QUICK_POOLS]
 
 
 def percentile(values: list[float], q: float) -> float:

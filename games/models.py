@@ -18,10 +18,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from accounts.guests import display_name
-from games.engines import ENGINES, Engine, OutcomeReason, get
-from games.names import GAME_NAMES
+from games.engines import Engine, OutcomeReason, get
+from games.kinds import choices as game_choices
 
-GAME_CHOICES = [(slug, GAME_NAMES.get(slug, engine.name)) for slug, engine in ENGINES.items()]
 AI_LEVEL_CHOICES = [("easy", _("Easy")), ("medium", _("Medium")), ("hard", _("Hard"))]
 # Minutes per player for the whole game; 0 = untimed (computer games only).
 TIME_CONTROL_CHOICES = [1, 3, 5, 10, 15]
@@ -142,7 +141,7 @@ class Game(models.Model):
         DIRECT = "direct", _("Direct invitation")
         LOBBY = "lobby", _("Open challenge")
 
-    game = models.CharField(max_length=20, choices=GAME_CHOICES, db_index=True)
+    game = models.CharField(max_length=20, choices=game_choices, db_index=True)
     kind = models.CharField(max_length=10, choices=Kind.choices)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True)
 
@@ -419,7 +418,7 @@ class Game(models.Model):
         The home page's list and the toast on other pages (through /lobby.json) both show it.
         The invitee takes the seat nobody holds yet, so "you play" is that seat's colour.
         """
-        from games.names import side_colour
+        from games.kinds import side_colour
 
         free = 0 if not self.side_is_taken(0) else 1
         return _("%(clock)s, %(rated)s, you play %(colour)s") % {
@@ -552,7 +551,7 @@ class PositionEvaluation(models.Model):
     """One position evaluated on request on the analysis board, kept: the same
     position at the same budget always gets the same answer."""
 
-    game = models.CharField(max_length=20, choices=GAME_CHOICES)
+    game = models.CharField(max_length=20, choices=game_choices)
     fen = models.CharField(max_length=200)
     result = models.JSONField(null=True, blank=True)  # games.ai.analysis.PositionEval.as_dict()
     requested_by = models.ForeignKey(
@@ -581,7 +580,7 @@ class Seek(models.Model):
     """
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    game = models.CharField(max_length=20, choices=GAME_CHOICES)
+    game = models.CharField(max_length=20, choices=game_choices)
     minutes = models.PositiveSmallIntegerField()
     increment = models.PositiveSmallIntegerField(default=0)  # Fischer seconds a move: "5+3" is 5 and 3
     days_per_move = models.PositiveSmallIntegerField(default=0)  # 0: a live seek

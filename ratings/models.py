@@ -6,7 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from games.models import GAME_CHOICES, Game
+from games.kinds import choices as game_choices
+from games.models import Game
 from ratings.elo import INITIAL_RATING, shown
 
 
@@ -14,7 +15,7 @@ class Rating(models.Model):
     """A registered player's Elo rating in one game (exact value; pages round it)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
-    game = models.CharField(max_length=20, choices=GAME_CHOICES)
+    game = models.CharField(max_length=20, choices=game_choices)
     # Correspondence games (days per move) are rated apart from live ones: a second row per game.
     correspondence = models.BooleanField(default=False)
     value = models.FloatField(default=INITIAL_RATING)

@@ -18,8 +18,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engines import ENGINES
+from games.kinds import game_name
 from games.models import Favourite, Game
-from games.names import game_name
 from games.services.analysis import summaries_for
 from games.store.ratings import RatingShift
 from ratings.charts import sparkline

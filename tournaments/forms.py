@@ -3,7 +3,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.models import GAME_CHOICES
+from games.kinds import choices as game_choices
 from tournaments.models import Tournament
 from tournaments.services.entries import DURATIONS, MAX_ROUNDS
 
@@ -14,7 +14,7 @@ STARTS_IN = [0, 2, 5, 10, 15, 30, 60]
 class TournamentForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=80)
     kind = forms.ChoiceField(label=_("Format"), choices=Tournament.Kind.choices)
-    game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES)
+    game = forms.ChoiceField(label=_("Game"), choices=game_choices)
     minutes = forms.TypedChoiceField(
         label=_("Minutes per player"), choices=[(m, m) for m in MINUTES], coerce=int, initial=3
     )

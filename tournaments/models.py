@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.models import GAME_CHOICES
+from games.kinds import choices as game_choices
 
 
 class Tournament(models.Model):
@@ -31,7 +31,7 @@ class Tournament(models.Model):
 
     name = models.CharField(_("name"), max_length=80)
     kind = models.CharField(_("format"), max_length=10, choices=Kind.choices, default=Kind.ARENA)
-    game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES)
+    game = models.CharField(_("game"), max_length=20, choices=game_choices)
     minutes = models.PositiveSmallIntegerField(_("minutes per player"), default=3)
     increment = models.PositiveSmallIntegerField(_("increment (seconds)"), default=0)
     starts_at = models.DateTimeField(_("starts at"), db_index=True)

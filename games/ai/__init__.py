@@ -28,6 +28,7 @@ import random
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Literal
 
 from games.ai import _cores
@@ -62,10 +63,18 @@ COMPILED_BUDGET: dict[str, float] = {level: seconds / 4 for level, seconds in DE
 MAX_BUDGET = 2.0
 # Games with a compiled core, by slug: the module that has ``compiled_core()``.
 COMPILED_GAMES: tuple[str, ...] = ("reversi", "ataxx", "ultimate_ttt", "quantum_ttt", "four_tac_toe")
+# Computer players kept outside this package, by slug: module paths (games.kinds.register fills it
+# from each kind's ``player``). Any other game's player is ``games.ai.<slug>``.
+PLAYERS: dict[str, str] = {}
 # Slugs whose core this process has loaded (``warm_up``): only these search compiled.
 # Added to from a loader thread; a set's add is atomic, and a game read as not ready
 # just plays one more move in pure Python.
 _ready: set[str] = set()
+
+
+def player_module(slug: str) -> ModuleType:
+    """The computer player's module for the game ``slug`` (``choose``, and ``compiled_core`` if it has one)."""
+    return importlib.import_module(PLAYERS.get(slug, f"games.ai.{slug}"))
 
 
 def core_ready(slug: str) -> bool:
@@ -161,7 +170,7 @@ def choose_move(
         return rng.choice(moves)
     budget = min(budget_for(engine.slug, level) if time_budget is None else time_budget, MAX_BUDGET)
     deadline = time.perf_counter() + budget
-    module = importlib.import_module(f"games.ai.{engine.slug}")
+    module = player_module(engine.slug)
     move: str
     if engine.slug in _ready:
         move = module.choose(engine, state, level, rng, deadline)

@@ -26,8 +26,8 @@ from django.utils.translation import gettext as _
 from accounts.models import Preferences
 from accounts.services.preferences import languages_of
 from games.deadline_text import format_when
+from games.kinds import game_name
 from games.models import Game, TurnMail
-from games.names import GAME_NAMES
 from games.services.base import now
 
 logger = logging.getLogger(__name__)
@@ -109,7 +109,7 @@ def _mail(game: Game, kind: str) -> tuple[str, str]:
     side = game.to_move
     deadline = game.deadline()  # a running correspondence game's: its mover's clock runs
     names = {
-        "game": str(GAME_NAMES.get(game.game, game.game)),
+        "game": game_name(game.game),
         "opponent": game.side_name(1 - side),
         "clock": game.time_control_label,
         "deadline": format_when(deadline)

@@ -45,7 +45,8 @@ from django.utils.translation import gettext as _
 from accounts.identity import Identity
 from core.ratelimit import take_slot
 from games import bus
-from games.models import FISCHER_PRESETS, GAME_CHOICES, Game, Seek
+from games.kinds import KINDS
+from games.models import FISCHER_PRESETS, Game, Seek
 from games.services.base import Code, GameError, now
 from games.services.setup import create_paired_game
 from games.store import ratings as lent_ratings
@@ -55,7 +56,6 @@ WIDEN_BY = 50
 WIDEN_EVERY = timedelta(seconds=5)
 POOL_LIMIT = 500  # seeks read per pool and run: the oldest, who are owed a game first
 
-GAMES = {slug for slug, _name in GAME_CHOICES}
 QUICK_POOLS: list[tuple[int, int]] = list(FISCHER_PRESETS)  # (base minutes, increment seconds)
 CORRESPONDENCE_POOLS: list[int] = [1, 3, 7]  # days per move, each one of DAYS_PER_MOVE_CHOICES
 
@@ -91,7 +91,7 @@ def seek(
         raise GameError(
             Code.BOT_ACCOUNT, _("A BOT account cannot look for a quick game: people challenge it.")
         )
-    if game not in GAMES:
+    if game not in KINDS:
         raise GameError(Code.BAD_KIND, _("Unknown game."))
     if days_per_move:
         if days_per_move not in CORRESPONDENCE_POOLS:

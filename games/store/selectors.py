@@ -8,8 +8,8 @@ from datetime import datetime
 from django.db.models import F, Q
 
 from games.engines.record import dump_record
+from games.kinds import game_name
 from games.models import SPEED_BOUNDS, SPEED_MOVES, Game, Speed, clock_speed
-from games.names import GAME_NAMES
 from games.store import ratings as lent_ratings
 
 RECENT_GAMES = 10
@@ -64,7 +64,7 @@ def recent_games(player, *, limit: int = RECENT_GAMES) -> list[RecentGame]:
         rows.append(
             RecentGame(
                 game=game,
-                name=str(GAME_NAMES.get(game.game, game.game)),
+                name=game_name(game.game),
                 date=game.finished_at or game.created_at,
                 result=result,
                 opponent_name=game.side_name(1 - side),

@@ -20,7 +20,8 @@ from typing import Any
 
 from django.db.models import Q
 
-from games.models import GAME_CHOICES, Game, time_control_label
+from games.kinds import KINDS
+from games.models import Game, time_control_label
 from games.store import ratings as lent_ratings
 from games.store.ratings import Ratings
 
@@ -28,7 +29,6 @@ READ_LIMIT = 500  # games in play read per refresh, the most recently started fi
 SHOWN = 30  # rows a viewer gets: the page shows no more
 WATCHED_LEVELS = ("medium", "hard")
 START_RATING = 1500
-KINDS = [slug for slug, _name in GAME_CHOICES]
 
 
 @dataclass(frozen=True)

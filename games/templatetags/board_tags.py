@@ -1,5 +1,5 @@
-"""Template helpers for the game pages: translated game names, the Four Tac Toe
-line table for the board script, and small SVG diagrams for the rules pages.
+"""Template helpers for the game pages: translated game names, the board renderers'
+table for the board scripts, and small SVG diagrams for the rules pages.
 
 The diagrams are described with a tiny text notation instead of hand-written
 SVG so that the five rules pages stay readable and every diagram uses the
@@ -14,12 +14,11 @@ from datetime import datetime
 
 from django import template
 from django.utils import timezone
-from django.utils.html import escape, format_html
+from django.utils.html import escape, format_html, json_script
 from django.utils.safestring import SafeString, mark_safe
 
 from games.deadline_text import deadline_text
-from games.engines.four_tac_toe import lines_table
-from games.names import GAME_BLURBS, GAME_NAMES
+from games.kinds import KINDS, renderer_table
 
 register = template.Library()
 
@@ -32,18 +31,29 @@ def deadline_words(deadline: datetime) -> str:
 
 @register.filter
 def game_name(slug: str) -> str:
-    return str(GAME_NAMES.get(slug, slug))
+    kind = KINDS.get(slug)
+    return str(kind.name) if kind else slug
 
 
 @register.filter
 def game_blurb(slug: str) -> str:
-    return str(GAME_BLURBS.get(slug, ""))
+    kind = KINDS.get(slug)
+    return str(kind.blurb) if kind else ""
 
 
 @register.simple_tag
-def four_tac_toe_lines() -> list[list[str]]:
-    """The scoring lines (line ``k`` of ``position.live`` is entry ``k``), for ``json_script``."""
-    return lines_table()
+def board_renderers(*slugs: str) -> SafeString:
+    """``#renderers``, the table config/static/js/play/renderers.js loads boards from: each game's renderer
+    module and its options (docs/renderers.md); the games named, or every game."""
+    kinds = [KINDS[slug] for slug in slugs] if slugs else KINDS.values()
+    return json_script(renderer_table(kinds), "renderers")
+
+
+@register.filter
+def first_by_default(slug: str) -> bool:
+    """Whether the new-game form's "Play as" defaults to First for this game (home.js reads it)."""
+    kind = KINDS.get(slug)
+    return bool(kind and kind.first_by_default)
 
 
 # --- rules diagrams -----------------------------------------------------------------
@@ -57,7 +67,7 @@ GAP = 6  # extra space between the small boards of a 9x9 diagram
 class Grid:
     rows: int
     cols: int
-    notation: str  # "reversi" (rows 1.. top to bottom), "rank" (ranks bottom to top), "square" (1..9)
+    notation: str  # "rows-down" (rows 1.. top to bottom, as Reversi numbers them), "rank" (ranks bottom to top), "square" (1..9)
     boards: bool = False  # a 9x9 grid drawn as nine 3x3 boards
     parts: list[str] = field(default_factory=list)
 
@@ -68,7 +78,7 @@ class Grid:
             return index // self.cols, index % self.cols
         col = ord(name[0]) - ord("a")
         number = int(name[1:])
-        row = number - 1 if self.notation == "reversi" else self.rows - number
+        row = number - 1 if self.notation == "rows-down" else self.rows - number
         if not (0 <= row < self.rows and 0 <= col < self.cols):
             raise template.TemplateSyntaxError(f"diagram cell {name!r} is off the board")
         return row, col
@@ -168,7 +178,7 @@ def _paths(grid: Grid, spec: str) -> tuple[list[str], list[tuple[str, str, list[
 def _cell_name(grid: Grid, row: int, col: int) -> str:
     if grid.notation == "square":
         return str(row * grid.cols + col + 1)
-    number = row + 1 if grid.notation == "reversi" else grid.rows - row
+    number = row + 1 if grid.notation == "rows-down" else grid.rows - row
     return f"{chr(ord('a') + col)}{number}"
 
 
@@ -228,7 +238,7 @@ def board_diagram(
 ) -> SafeString:
     """A small board picture for the rules pages.
 
-    ``size`` "8x8"; cells in the game's own notation (``notation``: "reversi",
+    ``size`` "8x8"; cells in the game's own notation (``notation``: "rows-down",
     "rank" or "square"); ``pieces`` "d4:w e5:b a1:x e5:X" (b/w discs, x/o marks,
     upper case = a large mark filling a 3x3 board centred on the cell);
     ``hl``/``hl2`` highlighted cells ("all" for every cell); ``dots`` small dots (legal moves); ``rings``

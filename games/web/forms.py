@@ -7,12 +7,13 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from games.kinds import choices as game_choices
+from games.kinds import choices_or_all
 from games.models import (
     AI_LEVEL_CHOICES,
     CLOCK_PRESETS,
     DAYS_PER_MOVE_CHOICES,
     DEFAULT_TIME_MINUTES,
-    GAME_CHOICES,
     MAX_BASE_MINUTES,
     MAX_INCREMENT_SECONDS,
     Speed,
@@ -151,7 +152,7 @@ class ClockForm(forms.Form):
 
 
 class NewGameForm(ClockForm):
-    game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES)
+    game = forms.ChoiceField(label=_("Game"), choices=game_choices)
     opponent = forms.ChoiceField(label=_("Opponent"), choices=OPPONENT_CHOICES, initial="computer")
     level = forms.ChoiceField(
         label=_("Computer level"), choices=AI_LEVEL_CHOICES, initial="easy", required=False
@@ -223,7 +224,7 @@ LOWEST_RATING, HIGHEST_RATING = 0, 4000
 class LobbyFilterForm(forms.Form):
     """The lobby's filters (the home page's form and /lobby.json's query): every field may stay empty."""
 
-    game = forms.ChoiceField(label=_("Game"), choices=[("", _("All games")), *GAME_CHOICES], required=False)
+    game = forms.ChoiceField(label=_("Game"), choices=choices_or_all, required=False)
     speed = forms.ChoiceField(
         label=_("Time control"), choices=[("", _("Any time control")), *Speed.choices], required=False
     )

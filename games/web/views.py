@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from accounts.identity import forget_new_guest, identity_from_request
 from core.ratelimit import request_address
 from games import bus, services
-from games.engines import ENGINES
+from games.kinds import KINDS
 from games.models import Analysis, Game, time_control_label
 from games.services import analysis as game_analysis
 from games.services import analysis_board as board_analysis
@@ -63,7 +63,7 @@ def _render_home(request, form: NewGameForm, *, status: int = 200):
         request,
         "games/home.html",
         {
-            "engines": ENGINES.values(),
+            "engines": [kind.engine for kind in KINDS.values()],
             "form": form,
             "challenges": open_challenges(viewer=request.user, wanted=wanted),
             "lobby_filter": lobby_filter,
@@ -414,9 +414,10 @@ def record(request, game_id: int):
 
 
 def rules(request, slug: str):
-    if slug not in ENGINES:
+    kind = KINDS.get(slug)
+    if kind is None:
         raise Http404
-    return render(request, f"games/rules/{slug}.html", {"engine": ENGINES[slug]})
+    return render(request, kind.rules_template, {"engine": kind.engine, "kind": kind})
 
 
 _REFUSAL_STATUS: dict[str, int] = {
@@ -515,7 +516,7 @@ def _refusal(refused: game_analysis.AnalysisRefused) -> JsonResponse:
 
 def analysis_board(request, slug: str):
     """The free analysis board of a game: set up a position by FEN or by moves, evaluate it on request."""
-    if slug not in ENGINES:
+    if slug not in KINDS:
         raise Http404
     error = ""
     try:

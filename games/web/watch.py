@@ -9,10 +9,10 @@ from django.utils.translation import gettext as _
 
 from accounts.guests import display_name
 from accounts.services.blocks import related_by_blocks
+from games.kinds import KINDS, game_name
 from games.live import spectators
 from games.live.watch import payload, shown_ids
 from games.models import AI_LEVEL_CHOICES
-from games.names import game_name
 from games.store import watchlist
 
 LEVELS = dict(AI_LEVEL_CHOICES)
@@ -41,7 +41,7 @@ def watch(request):
         }
         for row in feed["games"]
     ]
-    kinds = [(slug, game_name(slug)) for slug in watchlist.KINDS]
+    kinds = [(slug, game_name(slug)) for slug in KINDS]
     return render(
         request,
         "games/watch.html",

@@ -1,9 +1,9 @@
 """Ratings for any template, so other apps never import ratings.
 
 {% load ratings_tags %}
-{% rating_place user "reversi" %}            -> 3 (or "" when not ranked)
-{% rating_place user "reversi" as place %}
-{% rating_of user "reversi" %}               -> 1520 (or "" when unrated)
+{% rating_place user game.game %}         -> 3 (or "" when not ranked)
+{% rating_place user game.game as place %}
+{% rating_of user game.game %}            -> 1520 (or "" when unrated)
 {{ value|rating }}  {{ change|rating_delta }}  {{ rated_games|provisional }} -> "?" while provisional
 {% side_rating game 0 %}                     -> 1530? (the player line of a game page)
 {% include "ratings/_profile_ratings.html" with player=profile_user %}

@@ -12,7 +12,7 @@ from django.test import Client
 from accounts.models import Preferences
 from games import services
 from games.engines import ENGINES, get
-from games.engines.four_tac_toe import lines_table
+from games.kinds import kind_of
 from games.models import Game
 from games.templatetags.board_tags import board_diagram
 from tests.people import me
@@ -82,10 +82,11 @@ def test_the_board_page_embeds_the_snapshot_and_the_settings(client_for, user_fa
     assert 'data-hints="false"' in html and 'data-sound="true"' in html and 'data-palette="wood"' in html
     assert re.search(r'data-sound-move="[^"]+\.wav"', html)
     assert 'id="confirm-resign"' in html and 'id="confirm-exit"' in html
-    if slug == "four_tac_toe":
-        assert json_script(html, "four-tac-toe-lines") == lines_table()
-    else:
-        assert 'id="four-tac-toe-lines"' not in html
+    # The board's renderer module and its own options (Four Tac Toe's line table), this game's only.
+    renderers = json_script(html, "renderers")
+    kind = kind_of(slug)
+    assert list(renderers) == [slug] and renderers[slug]["module"].endswith(kind.renderer)
+    assert renderers[slug]["options"] == (kind.board_data() if kind.board_data else {})
 
 
 def test_a_waiting_link_game_shows_its_invite_link_and_the_join_page_joins(client, client_for, user_factory):

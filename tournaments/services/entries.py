@@ -10,7 +10,8 @@ from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
 from core.ratelimit import take_slot
-from games.models import GAME_CHOICES, MAX_BASE_MINUTES, MAX_INCREMENT_SECONDS
+from games.kinds import KINDS
+from games.models import MAX_BASE_MINUTES, MAX_INCREMENT_SECONDS
 from tournaments import live
 from tournaments.models import Participant, Tournament
 from tournaments.services.base import Code, TournamentError, locked, now
@@ -18,7 +19,6 @@ from tournaments.services.base import Code, TournamentError, locked, now
 DURATIONS = (10, 20, 30, 45, 60, 90, 120)  # arena minutes a player may choose
 MAX_ROUNDS = 11
 MAX_START_DELAY = 24 * 60  # minutes
-GAMES = {slug for slug, _name in GAME_CHOICES}
 
 
 def create(
@@ -41,7 +41,7 @@ def create(
     name = name.strip()
     if not name or len(name) > 80:
         raise TournamentError(Code.INVALID, _("Give the tournament a name of up to 80 characters."))
-    if kind not in Tournament.Kind.values or game not in GAMES:
+    if kind not in Tournament.Kind.values or game not in KINDS:
         raise TournamentError(Code.INVALID, _("Choose a format and a game."))
     if not (1 <= minutes <= MAX_BASE_MINUTES and 0 <= increment <= MAX_INCREMENT_SECONDS):
         raise TournamentError(

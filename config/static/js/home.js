@@ -47,16 +47,16 @@ function syncForm() {
   for (const help of form.querySelectorAll(".opponent-help")) help.hidden = help.dataset.help !== opponent;
 }
 
-// Ultimate Tic-Tac-Toe: the player who starts a game is X and moves first, so
-// "Play as" defaults to First there (the other games keep Random), unless the
-// player chose a side themselves.
-const FIRST_BY_DEFAULT = new Set(["ultimate_ttt"]);
+// A game whose kind says so (games/kinds: Ultimate Tic-Tac-Toe, where who starts is X and
+// moves first) marks its radio data-first-by-default: "Play as" defaults to First there
+// (the other games keep Random), unless the player chose a side themselves.
 let sideChosen = false;
 
 function syncSide() {
   const side = form.elements.side;
   if (!side || sideChosen) return;
-  side.value = FIRST_BY_DEFAULT.has(form.elements.game.value) ? "0" : "random";
+  const game = form.querySelector('input[name="game"]:checked');
+  side.value = game && "firstByDefault" in game.dataset ? "0" : "random";
 }
 
 // The time control: a preset ("5+3") fills in the two custom numbers; numbers typed in pick the

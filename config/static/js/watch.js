@@ -5,7 +5,7 @@
 
 import { GameClient } from "./play/client.js";
 import { clockLeft, readClock } from "./play/clock.js";
-import { loadRenderer, readJson } from "./play/renderers.js";
+import { loadRenderer, readJson, rendererOptions } from "./play/renderers.js";
 import { formatClock, playerName, resultText, showName, turnText } from "./play/text.js";
 import { format, ngettext } from "./i18n.js";
 
@@ -14,7 +14,6 @@ const NEXT_GAME_AFTER_MS = 4000; // the result of the game that ended stays on s
 const root = document.querySelector("[data-watch]");
 const $ = (selector) => root.querySelector(selector);
 const names = readJson("game-names", {});
-const lines = readJson("four-tac-toe-lines", []);
 const provisionalMark = document.getElementById("provisional-mark");
 let feed = readJson("watch-feed", { games: [], tv: {} });
 
@@ -138,7 +137,7 @@ async function follow(entry) {
     // A renderer marks its host with its game's class (board-reversi...): the last game's must go.
     $("#tv-board").replaceChildren();
     $("#tv-board").className = "board-host tv-board";
-    tv.renderer = renderers.createRenderer($("#tv-board"), { play: () => {}, lines });
+    tv.renderer = renderers.createRenderer($("#tv-board"), { play: () => {}, ...rendererOptions(entry.game) });
     tv.rendererKind = entry.game;
   }
   tv.client = new GameClient(entry.id, { game: null, you: null }, {

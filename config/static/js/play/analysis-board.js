@@ -2,7 +2,7 @@
 // rules) and come back as a position; "Evaluate" asks the analysis worker and
 // polls for its answer. Everything from the server becomes text, never HTML.
 
-import { loadRenderer, readJson } from "./renderers.js";
+import { loadRenderer, readJson, rendererOptions } from "./renderers.js";
 import { format, gettext } from "../i18n.js";
 
 const root = document.querySelector("[data-analysis-board]");
@@ -11,7 +11,7 @@ const renderers = await loadRenderer(slug);
 const names = renderers.sideNames();
 const renderer = renderers.createRenderer(root.querySelector("#board"), {
   play: (token) => playMove(token),
-  lines: readJson("four-tac-toe-lines", []),
+  ...rendererOptions(slug),
 });
 const fenInput = root.querySelector("#fen-input");
 const errorBox = root.querySelector("#board-error");
@@ -139,7 +139,7 @@ if (root.dataset.screenReader === "true") {
   screenReader = setupScreenReader({
     root,
     renderer,
-    lines: readJson("four-tac-toe-lines", []),
+    ...rendererOptions(slug),
     state: () => ({ position: current.position, moves: [...history.map((h) => h.last), current.last].filter(Boolean), last_move: current.last }),
     move: playMove,
     commands: {

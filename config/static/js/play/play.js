@@ -5,7 +5,7 @@
 
 import { startChat } from "./chat.js";
 import { GameClient } from "./client.js";
-import { loadRenderer, readJson } from "./renderers.js";
+import { loadRenderer, readJson, rendererOptions } from "./renderers.js";
 import { deadlineText, formatClock, playerName, resultText, showName, turnText } from "./text.js";
 import { format, gettext, ngettext } from "../i18n.js";
 import { createAttention } from "./attention.js";
@@ -45,7 +45,7 @@ const attention = createAttention({
 const renderers = await loadRenderer(initial.game);
 const renderer = renderers.createRenderer($("#board"), {
   play: playMove,
-  lines: readJson("four-tac-toe-lines", []),
+  ...rendererOptions(initial.game),
 });
 
 const client = new GameClient(initial.id, { game: initial, you }, {
@@ -730,7 +730,7 @@ if (root.dataset.screenReader === "true") {
   setupScreenReader({
     root,
     renderer,
-    lines: readJson("four-tac-toe-lines", []),
+    ...rendererOptions(initial.game),
     state: () => client.game,
     move: playMove,
     commands: {

@@ -1,17 +1,35 @@
-// One renderer module per game. Import paths are literal so they resolve next
-// to this file whatever name the static files storage gives the page's entry.
-const LOADERS = {
-  reversi: () => import("./reversi.js"),
-  ataxx: () => import("./ataxx.js"),
-  ultimate_ttt: () => import("./ultimate_ttt.js"),
-  quantum_ttt: () => import("./quantum_ttt.js"),
-  four_tac_toe: () => import("./four_tac_toe.js"),
-};
+// The board renderers, one JS module per game, named by the game's kind (games/kinds) and
+// listed on the page in #renderers ({% board_renderers %}): for each game, the module's URL
+// and the options it needs besides the position (Four Tac Toe's line table).
+//
+// What a renderer module exports (docs/renderers.md says it in full):
+//
+// /**
+//  * @typedef {Object} RendererModule
+//  * @property {(host: HTMLElement, options: {play: (token: string) => void,
+//  *              onHover?: (token: string|null) => void, [option: string]: any}) => Renderer} createRenderer
+//  *   Draws the board into host; options are the page's (play: send a move) and the game's own
+//  *   (#renderers' options, e.g. lines). The Renderer answers update(game, view), and the methods
+//  *   the screen reader and the pages call (docs/renderers.md).
+//  * @property {boolean} scoreIsCount  The score counts pieces on the board (Reversi, Ataxx): a
+//  *   capture is the opponent's count going down, not the mover's score going up.
+//  * @property {() => [string, string]} sideNames  The two sides' names, in the page's language.
+//  * @property {(token: string, mover: number) => number} [moverAfter]  Who moves after token was
+//  *   played by mover, when it is not simply the other side (Quantum's two-part moves).
+//  */
 
+const TABLE = readJson("renderers", {});
+
+/** The renderer module of the game slug (a RendererModule). */
 export function loadRenderer(slug) {
-  const loader = LOADERS[slug];
-  if (!loader) return Promise.reject(new Error(`no renderer for ${slug}`));
-  return loader();
+  const entry = TABLE[slug];
+  if (!entry) return Promise.reject(new Error(`no renderer for ${slug}`));
+  return import(entry.module);
+}
+
+/** The options the game's renderer (and the screen reader) need besides the position: {} for most. */
+export function rendererOptions(slug) {
+  return TABLE[slug]?.options ?? {};
 }
 
 export function readJson(id, fallback = null) {

@@ -3,7 +3,7 @@
 // positions (replay.page_size plies each: a long Ataxx game has thousands); the
 // others come from replay.positions_url as the viewer steps near them.
 
-import { loadRenderer, readJson } from "./renderers.js";
+import { loadRenderer, readJson, rendererOptions } from "./renderers.js";
 import { playerName, resultText, showName } from "./text.js";
 import { format, gettext } from "../i18n.js";
 import { setupAnalysis } from "./analysis.js";
@@ -15,7 +15,7 @@ const total = replay.moves.length;
 const renderers = await loadRenderer(replay.game);
 const renderer = renderers.createRenderer(root.querySelector("#board"), {
   play: () => {}, // a replay never sends anything
-  lines: readJson("four-tac-toe-lines", []),
+  ...rendererOptions(replay.game),
 });
 let ply = replay.start;
 const onShow = []; // the analysis graph follows the ply shown
@@ -221,7 +221,7 @@ if (root.dataset.screenReader === "true") {
   screenReader = setupScreenReader({
     root,
     renderer,
-    lines: readJson("four-tac-toe-lines", []),
+    ...rendererOptions(replay.game),
     state: () => drawn,
     commands: {
       next: () => go(ply + 1),

@@ -53,7 +53,7 @@ export function normaliseMove(text) {
 }
 
 // page: {
-//   root, renderer, lines (Four Tac Toe's line table),
+//   root, renderer, lines (Four Tac Toe's line table: its kind's renderer options, spread in),
 //   state() -> { moves, last_move, position } of the position shown,
 //   move(token) (absent: moves cannot be typed here),
 //   commands: { key: (argument) => lines | undefined } (the page's own words, keys of commandWords),
