@@ -26,8 +26,8 @@ async def next_of(ws, *types: str, timeout: float = 5) -> dict:
     asked for an ack, that event gives it, and the event is still there to be read.
     A rated game's end is followed by a ``ratings`` broadcast, sent by the ratings
     task after the end's own messages, in no fixed order with the next command's
-    answer: skipped unless asked for (the test that checks it asks for it). So is a
-    ``watchers`` count, sent whenever a spectator's socket comes or goes.
+    answer: skipped unless asked for (the test that checks it asks for it). So are a
+    ``watchers`` count, sent whenever a spectator's socket comes or goes, and chat lines.
     """
     held = _held.setdefault(ws, [])
     while True:
@@ -37,7 +37,7 @@ async def next_of(ws, *types: str, timeout: float = 5) -> dict:
             return message["ack"]
         if message["type"] in types:
             return message
-        assert message["type"] in ("presence", "watchers", "event", "state", "ratings"), message
+        assert message["type"] in ("presence", "watchers", "event", "state", "ratings", "chat"), message
 
 
 def shown(event: dict, before: dict) -> dict:
