@@ -13,7 +13,8 @@ A signed-in user's sockets also listen on ``auth_group(user_id)``: logging out,
 changing the password or being deactivated closes them (4001), so a socket can
 never act for somebody who is no longer signed in.
 
-Handlers are ``async def on_<type>(self, message: dict)`` methods.
+Handlers are ``async def on_<type>(self, message: dict)`` methods, the socket's own or
+those of a part another app registered for it (config/socket_parts.py).
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
 from django.utils.translation import gettext as _
+
+from config.socket_parts import HasParts
 
 logger = logging.getLogger(__name__)
 
@@ -177,7 +180,7 @@ async def dispatch_from(sources: list[Callable[[], Awaitable[Message]]], dispatc
         await asyncio.gather(*readers, return_exceptions=True)  # the first one's error is raised above
 
 
-class JsonConsumer(AsyncWebsocketConsumer):
+class JsonConsumer(HasParts, AsyncWebsocketConsumer):
     """Parse, size-check and rate-limit inbound frames; dispatch by ``type``.
 
     Everything a socket does (its handlers, the services they call, the error
@@ -208,7 +211,8 @@ class JsonConsumer(AsyncWebsocketConsumer):
         """
         if not hasattr(self, "language"):
             self.language = scope_language(self.scope)
-        handler = getattr(self, get_handler_name(message), None)
+        name = get_handler_name(message)
+        handler = getattr(self, name, None) or self.part_event(name)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         with translation.override(self.language):
@@ -259,6 +263,10 @@ class JsonConsumer(AsyncWebsocketConsumer):
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
         self.closing = True
+        try:
+            await self.close_parts()
+        except Exception:  # a part's clean-up must not skip the socket's own
+            logger.exception("a part of the socket %s failed to close", getattr(self, "channel_name", "?"))
         if getattr(self, "auth_group", None):
             await self.channel_layer.group_discard(self.auth_group, self.channel_name)
         await super().websocket_disconnect(message)
@@ -299,7 +307,9 @@ class JsonConsumer(AsyncWebsocketConsumer):
             await self.send_error(SocketCode.MALFORMED, _("The message is not valid JSON."))
             return
         kind = message.get("type") if isinstance(message, dict) else None
-        handler = getattr(self, f"on_{kind}", None) if isinstance(kind, str) and kind.isidentifier() else None
+        handler = None
+        if isinstance(kind, str) and kind.isidentifier():
+            handler = getattr(self, f"on_{kind}", None) or self.part_command(kind)
         if handler is None:
             await self.send_error(SocketCode.UNKNOWN_TYPE, _("Unknown message type."), ref=message)
             return

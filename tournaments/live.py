@@ -133,7 +133,7 @@ def game_message(tournament_id: int, game_id: int) -> dict[str, Any]:
 
 def send_paired(tournament_id: int, game_id: int, user_ids: tuple[int, ...]) -> None:
     """Each player's open pages (the notification socket, the tournament page) learn where their game is."""
-    from accounts.consumers import user_group
+    from accounts.groups import user_group
 
     payload = game_message(tournament_id, game_id)
     layer = get_channel_layer()

@@ -20,7 +20,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from accounts.consumers import user_group
+from accounts.groups import user_group
 from accounts.models import Message
 from accounts.services.blocks import either_blocked
 from config.ratelimit import take_slot

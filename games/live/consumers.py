@@ -3,6 +3,8 @@
 Thin by design: parse, find out who is asking, call a service in a database
 thread, answer the sender. Broadcasts come only from the services (after
 commit), so a move made over HTTP or by a Celery task looks the same.
+Commands and group events of other apps (the chat) are answered by the parts
+they register in ``games.hooks.game_socket`` (config/socket_parts.py).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from accounts.identity import Identity, identity_from_scope
 from config.websocket import JsonConsumer, compact_json
-from games import services
+from games import hooks, services
 from games.live import events, fastpath, presence, spectators
 from games.live.protocol import Snapshot
 from games.models import EndReason, Game
@@ -136,6 +138,8 @@ async def _version(game_id: int) -> int | None:
 
 
 class GameConsumer(JsonConsumer):
+    parts = hooks.game_socket
+
     game_id: int
     side: int | None
     identity: Identity

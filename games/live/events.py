@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from accounts.consumers import LOBBY_GROUP
 from config.websocket import compact_json
+from games.hooks import changes_of
 from games.live.protocol import (
     AckMessage,
     EndReasonName,
@@ -34,7 +35,6 @@ from games.live.protocol import (
     Snapshot,
 )
 from games.models import Game
-from games.store import ratings as lent_ratings
 
 logger = logging.getLogger(__name__)
 
@@ -112,9 +112,9 @@ def snapshot(game: Game, *, known_players: list[Player | None] | None = None) ->
         "can_redo": live["can_redo"],
         "rematch_offer": game.rematch_offer_side,
         "rematch_url": f"/play/{game.rematch_id}/" if game.rematch_id else None,
-        # Read through the hook the ratings app lends (games never imports ratings); only
+        # Read through games.hooks, which the ratings app fills (games never imports ratings); only
         # for a game that is over, so the fast path's snapshots of running games read nothing.
-        "rating_changes": lent_ratings.changes_of(game) if game.is_over else [None, None],
+        "rating_changes": changes_of(game) if game.is_over else [None, None],
     }
 
 
