@@ -19,7 +19,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
-from accounts.consumers import LOBBY_GROUP
+from accounts.groups import LOBBY_GROUP
 from config.websocket import compact_json
 from games.hooks import changes_of
 from games.live.protocol import (
@@ -242,7 +242,7 @@ def send_rating_changes(game_id: int, changes: list[RatingShift | None]) -> None
 
 def send_lobby_event(game_id: int) -> None:
     """Tell lobby pages to refresh, and an invited player about their invitation."""
-    from accounts.consumers import user_group
+    from accounts.groups import user_group
 
     layer = get_channel_layer()
     async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "notify", "payload": {"type": "lobby"}})
@@ -272,7 +272,7 @@ def send_paired(user_id: int, game_id: int, *, days_per_move: int = 0, opponent:
     The home page goes there; a correspondence seeker may be on any page (their seek outlives it),
     and is shown a notice naming the opponent.
     """
-    from accounts.consumers import user_group
+    from accounts.groups import user_group
 
     payload = {
         "type": "paired",
@@ -290,7 +290,7 @@ def send_your_turn(user_id: int, game_id: int) -> None:
     Sent after the move committed; carries the deadline and the new count of
     games waiting for the player, for the header's "Your move" badge.
     """
-    from accounts.consumers import user_group
+    from accounts.groups import user_group
     from games.store.selectors import your_move_count
 
     game = Game.objects.filter(pk=game_id).select_related("user0", "user1").first()
