@@ -38,8 +38,12 @@ setup: $(VENV)/.installed $(VENV)/.cores
 run: setup
 	$(BIN)/python -m launch
 
+# The suite runs in TEST_PROCESSES pytest processes (pytest-xdist), one test file at a time each:
+# most tests wait on sockets, servers and browsers, so more processes than cores pay.
+# Each process has its own test database and Redis (tests/environment.py).
+TEST_PROCESSES ?= 4
 test: setup
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_PROCESSES) --dist loadfile $(PYTEST_ARGS)
 
 # The production layout (deploy/) on loopback behind Debian's nginx, on the local
 # PostgreSQL and Redis: drops database "deploycheck", empties Redis db 5 (docs/deploy.md).

@@ -10,9 +10,9 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.utils.translation import gettext as _
 
-from accounts.groups import LOBBY_GROUP, user_group
 from accounts.hooks import notify_socket
 from config.websocket import JsonConsumer, SocketCode
+from core.messages import LOBBY_GROUP, user_group
 
 
 class NotificationConsumer(JsonConsumer):

@@ -7,8 +7,6 @@ from typing import Any
 from allauth.account.adapter import get_adapter
 from allauth.account.signals import password_reset, user_signed_up
 from allauth.account.signals import user_logged_in as allauth_logged_in
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.contrib.auth.signals import user_logged_in, user_logged_out
 from django.db import transaction
 from django.db.models.signals import post_save, pre_save
@@ -25,6 +23,7 @@ from accounts.services.preferences import (
     remember_language,
 )
 from config.websocket import auth_group
+from core.messages import AuthRevoked, send_to_group
 
 
 @receiver(user_signed_up, dispatch_uid="accounts_keep_guest_preferences")
@@ -77,10 +76,10 @@ def close_user_sockets(user_id: int, *, session_key: str | None = None) -> None:
     Every socket re-reads who it acts for only when it opens; this is what stops
     a socket opened before a logout from moving afterwards.
     """
-    event = {"type": "auth.revoked", "session": session_key}
+    event: AuthRevoked = {"type": "auth.revoked", "session": session_key}
 
     def send() -> None:
-        async_to_sync(get_channel_layer().group_send)(auth_group(user_id), event)
+        send_to_group(auth_group(user_id), event)
 
     transaction.on_commit(send, robust=True)
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, Literal
 
-from django.conf import settings
 from django.http import HttpRequest, StreamingHttpResponse
 from ninja import Form, Router, Schema
 from pydantic import Field
@@ -26,7 +25,6 @@ from api.auth import ApiError, Caller, TokenAuth
 from api.models import Scope
 from api.schemas import ErrorOut
 from chat import services as chat
-from config.ratelimit import take_slot
 from games import services
 from games.engines import ENGINES
 from games.models import Game
@@ -147,13 +145,6 @@ def create_challenge(request: HttpRequest, username: str, form: Form[ChallengeFo
         raise ApiError(400, "Give clock.limit (seconds) and clock.increment, or days (per move).")
     if form.clock_limit % 60:
         raise ApiError(400, "clock.limit: whole minutes (a multiple of 60 seconds).", code=Code.BAD_TIME)
-    if not take_slot(f"api:challenges:{identity.user.pk}", settings.API_CHALLENGES_PER_MINUTE, 60):
-        raise ApiError(
-            429,
-            f"At most {settings.API_CHALLENGES_PER_MINUTE} challenges a minute.",
-            headers={"Retry-After": "60"},
-            code=Code.RATE_LIMITED,
-        )
     side = {"first": 0, "second": 1}.get(form.colour)
     try:
         game = services.create_human_game(
@@ -167,7 +158,7 @@ def create_challenge(request: HttpRequest, username: str, form: Form[ChallengeFo
             casual=not form.rated,
             days_per_move=form.days,
         )
-    except GameError as error:
+    except GameError as error:  # the invitations' limit among them: 429 (GAMES_INVITATIONS_PER_MINUTE)
         raise _refused(error) from None
     game = Game.objects.select_related("created_by", "invited_user").get(pk=game.pk)
     return playstate.challenge_json(game, identity.user.pk)

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.dispatch import receiver
 
-from games.live.events import wake_streams
+from games.bus import wake_streams
 from games.models import Game
 from games.signals import game_finished
 

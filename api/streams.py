@@ -32,7 +32,7 @@ from django.conf import settings
 from django.http import StreamingHttpResponse
 
 from api import bots, playstate, tokens
-from games.live.events import game_group, stream_group
+from games.bus import game_group, stream_group
 from games.models import Game
 
 NDJSON = "application/x-ndjson"

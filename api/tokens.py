@@ -93,10 +93,9 @@ def revoke_token(*, user: User, token_id: int) -> bool:
 
 
 def _tell_streams(token_id: int) -> None:
-    from asgiref.sync import async_to_sync
-    from channels.layers import get_channel_layer
+    from core.messages import send_to_group
 
-    async_to_sync(get_channel_layer().group_send)(token_group(token_id), {"type": "stream.revoked"})
+    send_to_group(token_group(token_id), {"type": "stream.revoked"})
 
 
 def is_live(token_id: int) -> bool:

@@ -41,7 +41,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
 from accounts.identity import Identity  # noqa: E402
-from games.live import events  # noqa: E402
+from games import bus  # noqa: E402
 from games.models import GAME_CHOICES, Seek  # noqa: E402
 from games.services import pairing  # noqa: E402
 
@@ -63,7 +63,7 @@ def main() -> None:
     args = parser.parse_args()
     rng = random.Random(args.seed)
     call_command("migrate", verbosity=0)
-    events.send_paired = lambda user_id, game_id, **notice: None  # no channel layer here: see the docstring
+    bus.send_paired = lambda user_id, game_id, **notice: None  # no channel layer here: see the docstring
     User = get_user_model()
     crowd = [User.objects.create_user(f"crowd{i}-{rng.random():.9f}") for i in range(args.seekers)]
     ratings = {user.pk: rng.randrange(1000, 2200, 10) for user in crowd}

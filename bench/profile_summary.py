@@ -53,7 +53,7 @@ def package_of(path: str) -> str:
 STAGES: list[tuple[str, str]] = [
     ("socket opens (consumer connect, _open)", r"fn:_open$|fn:GameConsumer\.connect$"),
     ("engine (legal moves, apply, position view)", r"pkg:games\.engines$"),
-    ("snapshot built for the broadcast (games.live.events)", r"fn:snapshot$|fn:send_game_event$"),
+    ("snapshot built for the broadcast (games.bus)", r"fn:snapshot$|fn:send_game_event$"),
     ("PostgreSQL driver (psycopg)", r"pkg:psycopg$"),
     ("Django ORM and transaction", r"pkg:django$"),
     ("move service, own code (games.services, games.store.rows)", r"pkg:games\.services$"),

@@ -2,7 +2,7 @@
 
 chat/apps.py registers ``ChatPart`` in ``games.hooks.game_socket``; games routes
 ``/ws/game/<id>/`` to its own consumer, which hands the chat's messages to this
-part (config/socket_parts.py). So the games app never imports the chat:
+part (core/socket_parts.py). So the games app never imports the chat:
 dependencies point from chat to games.
 
 A socket receives chat lines only once its page asks: ``chat_history`` answers
@@ -27,7 +27,7 @@ from accounts.identity import Identity
 from chat import selectors, services
 from chat.models import MAX_LENGTH, ChatLine
 from chat.presets import preset_text
-from config.socket_parts import SocketPart
+from core.socket_parts import SocketPart
 from games.live.consumers import GameConsumer
 
 

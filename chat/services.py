@@ -17,8 +17,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import psycopg
-from asgiref.sync import async_to_sync, sync_to_async
-from channels.layers import get_channel_layer
+from asgiref.sync import sync_to_async
 from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, Q, QuerySet, Subquery
@@ -33,8 +32,9 @@ from chat import selectors
 from chat.models import MAX_LENGTH, ChatLine, ChatMute, ChatReport
 from chat.presets import PRESETS
 from config.cache import SharedRedisCache
+from core import messages
+from games.bus import game_group
 from games.live import fastpath
-from games.live.events import game_group
 from games.models import Game
 from games.store import on_loop
 
@@ -338,18 +338,15 @@ async def post_line_on_loop(
     return Result(Verdict.OK, line, author.hide_from or ())
 
 
-def _group_send(game_id: int, event: dict[str, Any]) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
+def _group_send(game_id: int, event: messages.ChatLine | messages.ChatHidden) -> None:
     try:
-        async_to_sync(layer.group_send)(game_group(game_id), event)
+        messages.send_to_group(game_group(game_id), event)
     except Exception:
         # The line is stored: the replay and the next socket open show it.
         logger.exception("could not announce a chat event to game %s", game_id)
 
 
-def line_event(result: Result) -> dict[str, Any]:
+def line_event(result: Result) -> messages.ChatLine:
     """The game group's event for a stored line: each socket decides for its own reader (chat.consumers)."""
     line = result.line
     assert line is not None
@@ -374,11 +371,10 @@ async def announce_line(result: Result, *, layer: Any = None) -> None:
 
     ``layer``: the announcing socket's own channel layer (the one its group joins were made on).
     """
-    layer = layer or get_channel_layer()
-    if layer is None or result.line is None:
+    if result.line is None:
         return
     try:
-        await layer.group_send(game_group(result.line.game_id), line_event(result))
+        await messages.asend_to_group(game_group(result.line.game_id), line_event(result), layer=layer)
     except Exception:
         # The line is stored: the replay and the next socket open show it.
         logger.exception("could not announce a chat line to game %s", result.line.game_id)

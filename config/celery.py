@@ -21,10 +21,9 @@ app.autodiscover_tasks()
 @app.task(name="config.ping_channel")
 def ping_channel(channel_name: str, text: str) -> None:
     """Send ``text`` back to a channel-layer channel: proves a worker reaches the websockets."""
-    from asgiref.sync import async_to_sync
-    from channels.layers import get_channel_layer
+    from core.messages import send_to_channel
 
-    async_to_sync(get_channel_layer().send)(channel_name, {"type": "worker.pong", "text": text})
+    send_to_channel(channel_name, {"type": "worker.pong", "text": text})
 
 
 # The compiled search cores never hold a worker up (games/ai/preload.py): it consumes its queues

@@ -12,6 +12,7 @@ from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 
 from config.celery import app as celery_app
+from core.messages import asend_to_channel
 
 TIMEOUT = 3.0
 
@@ -26,7 +27,9 @@ async def _channel_round_trip() -> None:
     layer = get_channel_layer()
     channel = await layer.new_channel("healthz.")
     token = uuid.uuid4().hex
-    await asyncio.wait_for(layer.send(channel, {"type": "health.check", "token": token}), TIMEOUT)
+    await asyncio.wait_for(
+        asend_to_channel(channel, {"type": "health.check", "token": token}, layer=layer), TIMEOUT
+    )
     reply = await asyncio.wait_for(layer.receive(channel), TIMEOUT)
     if reply.get("token") != token:
         raise RuntimeError("channel layer returned a different message")

@@ -291,6 +291,9 @@ GAMES_COMPUTER_GAMES_ADDRESS = env_int("GAMES_COMPUTER_GAMES_ADDRESS", 6)
 GAMES_OFFERS_PER_MINUTE = env_int("GAMES_OFFERS_PER_MINUTE", 3)
 # Quick-game seeks (the pool buttons) per player per minute: each runs the pairing.
 GAMES_SEEKS_PER_MINUTE = env_int("GAMES_SEEKS_PER_MINUTE", 10)
+# Direct invitations (challenges) per player per minute, from the site's pages and the
+# API together: each one reaches another player.
+GAMES_INVITATIONS_PER_MINUTE = env_int("GAMES_INVITATIONS_PER_MINUTE", 10)
 # Private tournaments' password guesses (each costs a slow hash) per player and per address.
 TOURNAMENTS_PASSWORD_GUESSES_PER_MINUTE = env_int("TOURNAMENTS_PASSWORD_GUESSES_PER_MINUTE", 5)
 # What the server owes a game (its computer's move, a flag, a draw offer's
@@ -554,8 +557,6 @@ API_RATE_PER_IP = int(os.getenv("API_RATE_PER_IP", "60"))
 # revocation also reaches open streams at once through the channel layer).
 API_STREAM_HEARTBEAT_SECONDS = float(os.getenv("API_STREAM_HEARTBEAT_SECONDS", "6"))
 API_STREAM_TOKEN_CHECK_SECONDS = float(os.getenv("API_STREAM_TOKEN_CHECK_SECONDS", "0.5"))
-# Challenges one player may create through the API a minute (each reaches another player).
-API_CHALLENGES_PER_MINUTE = int(os.getenv("API_CHALLENGES_PER_MINUTE", "10"))
 
 # Computer analysis of finished games (games/services/analysis.py): new analyses per 24 hours.
 ANALYSIS_DAILY_QUOTA = int(os.getenv("ANALYSIS_DAILY_QUOTA", "20"))

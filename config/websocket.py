@@ -13,8 +13,11 @@ A signed-in user's sockets also listen on ``auth_group(user_id)``: logging out,
 changing the password or being deactivated closes them (4001), so a socket can
 never act for somebody who is no longer signed in.
 
-Handlers are ``async def on_<type>(self, message: dict)`` methods, the socket's own or
-those of a part another app registered for it (config/socket_parts.py).
+Handlers are ``async def on_<type>(self, message: dict)`` methods, found by
+``handler_for``; a socket that declares its commands (the game's, from
+``games.protocol.CommandType``) overrides it with its own table. Commands and group
+events the socket has no handler for may be answered by a part another app
+registered for it (core/socket_parts.py).
 """
 
 from __future__ import annotations
@@ -40,7 +43,8 @@ from django.http import HttpRequest
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from config.socket_parts import HasParts
+from core.messages import compact_json
+from core.socket_parts import HasParts
 
 logger = logging.getLogger(__name__)
 
@@ -63,11 +67,6 @@ CLOSE_TOO_MANY_OPENS = 4029  # too many sockets opened from one address (refused
 
 def auth_group(user_id: int) -> str:
     return f"auth.{user_id}"
-
-
-def compact_json(content: Any) -> str:
-    """JSON as every socket of the site sends it: no spaces."""
-    return json.dumps(content, separators=(",", ":"))
 
 
 class TokenBucket:
@@ -307,9 +306,7 @@ class JsonConsumer(HasParts, AsyncWebsocketConsumer):
             await self.send_error(SocketCode.MALFORMED, _("The message is not valid JSON."))
             return
         kind = message.get("type") if isinstance(message, dict) else None
-        handler = None
-        if isinstance(kind, str) and kind.isidentifier():
-            handler = getattr(self, f"on_{kind}", None) or self.part_command(kind)
+        handler = self.handler_for(kind) if isinstance(kind, str) else None
         if handler is None:
             await self.send_error(SocketCode.UNKNOWN_TYPE, _("Unknown message type."), ref=message)
             return
@@ -321,6 +318,12 @@ class JsonConsumer(HasParts, AsyncWebsocketConsumer):
             await self.send_error(
                 SocketCode.SERVER_ERROR, _("Something went wrong; please try again."), ref=message
             )
+
+    def handler_for(self, kind: str) -> Callable[[dict[str, Any]], Awaitable[None]] | None:
+        """The handler of a client message of type ``kind``; None refuses it as ``unknown_type``."""
+        if not kind.isidentifier():
+            return None
+        return getattr(self, f"on_{kind}", None) or self.part_command(kind)
 
     async def send_json(self, content: dict[str, Any]) -> None:
         await self.send(text_data=compact_json(content))

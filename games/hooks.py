@@ -11,7 +11,7 @@ it here, and the app fills it in when it starts:
 - ``tournament_of``: the tournament a game was paired in, as the game page names it
   (``register_tournament_reader``); none without the tournaments app.
 - ``game_socket``: parts of the game socket (``/ws/game/<id>/``): chat registers its
-  commands and group events (config/socket_parts.py), and the game's consumer answers
+  commands and group events (core/socket_parts.py), and the game's consumer answers
   them; the route stays games'.
 
 Each hook has one provider: a second, different one is refused at start-up.
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypedDict,
 
 from django.core.exceptions import ImproperlyConfigured
 
-from config.socket_parts import SocketPart, SocketParts
+from core.socket_parts import SocketPart, SocketParts
 
 if TYPE_CHECKING:
     from django.db.models import QuerySet

@@ -180,7 +180,8 @@ def run_site(host: str, port: int) -> int:
             children.append(start_child(name, worker_cmd, env, quiet_lines=WORKER_SHUTDOWN_CHATTER))
         daphne = start_child("daphne", daphne_command(host, port), env)
         children.append(daphne)
-        wait_for_port(port, proc=daphne.proc, timeout=30)
+        # A daphne that dies is noticed at once; a slow start (a busy machine) is waited for.
+        wait_for_port(port, proc=daphne.proc, timeout=120)
         print(f"\n  The site is running at http://{host}:{port}/  (Ctrl-C stops it)\n", flush=True)
         while not (dead := [child for child in children if child.proc.poll() is not None]):
             time.sleep(0.5)

@@ -23,6 +23,7 @@ SERVER_SETTINGS = {"max_connections": "300"}
 # machine may lose its last transactions, which a test run never needs back.
 TEST_SERVER_SETTINGS = {
     **SERVER_SETTINGS,
+    "max_connections": "1000",  # make test runs several pytest processes, each with its own servers
     "fsync": "off",
     "synchronous_commit": "off",
     "full_page_writes": "off",

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.live import events
+from games import bus
 from games.models import Favourite, Game
 from ratings import elo
 from ratings.enums import Applied, UnratedReason
@@ -129,7 +129,7 @@ def apply_ratings_for_game(*, game_id: int) -> Applied:
             _apply_elo(game, ratings)
             # Committed first, then the open pages of the game are told (their game-over panel).
             changes = rating_changes_of(game)
-            transaction.on_commit(lambda: events.send_rating_changes(game_id, changes), robust=True)
+            transaction.on_commit(lambda: bus.send_rating_changes(game_id, changes), robust=True)
         AppliedGame.objects.create(game=game, rated=reason is None)
     return Applied.RATED if reason is None else Applied.UNRATED
 

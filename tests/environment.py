@@ -15,6 +15,7 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -27,9 +28,29 @@ def pytest_load_initial_conftests(early_config, parser, args):
         from launch.postgres import start_embedded_postgres
 
         os.environ["DATABASE_URL"] = start_embedded_postgres(var_dir(), for_tests=True)
-    if not os.environ.get("REDIS_URL"):
+    if not os.environ.get("REDIS_URL") or os.environ.get(_PRIVATE_REDIS):
         _start_private_redis()
+    elif os.environ.get("PYTEST_XDIST_WORKER"):
+        os.environ["REDIS_URL"] = _database_of_this_worker(os.environ["REDIS_URL"])
     yield
+
+
+# Set when the Redis in REDIS_URL is one this file started: a parallel worker (pytest-xdist,
+# which inherits the environment of the process that started it) starts one of its own.
+_PRIVATE_REDIS = "TESTS_PRIVATE_REDIS"
+
+
+def _database_of_this_worker(redis_url: str) -> str:
+    """The machine's Redis (CI), numbered database ``base + 1 + n`` for parallel worker gw<n>.
+
+    Each worker has a test database of its own (pytest-django suffixes its name), so its
+    games' ids repeat another worker's: the channel groups, the cache and the Celery queues
+    must not meet. The channel layer's prefix follows the database (config/settings.py).
+    """
+    parts = urlsplit(redis_url)
+    base = int(parts.path.strip("/") or 0)
+    worker = int(os.environ["PYTEST_XDIST_WORKER"].removeprefix("gw"))
+    return urlunsplit(parts._replace(path=f"/{base + 1 + worker}"))
 
 
 def _start_private_redis() -> None:
@@ -38,6 +59,7 @@ def _start_private_redis() -> None:
     folder = Path(tempfile.mkdtemp(prefix="test-redis-"))
     proc, url = start_embedded_redis(folder, persist=False)
     os.environ["REDIS_URL"] = url
+    os.environ[_PRIVATE_REDIS] = "1"
 
     def stop() -> None:
         proc.terminate()

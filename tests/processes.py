@@ -161,7 +161,7 @@ class Services:
         environment = {**self.env(database_url), **(env or {})}
         proc = self._spawn(daphne_command("127.0.0.1", port, *options), environment, "daphne")
         DAPHNES.append(proc)
-        wait_for_port(port, proc=proc, timeout=30)
+        wait_for_port(port, proc=proc, timeout=120)
         return proc, port
 
     def wait_for_worker(self, timeout: float = 60) -> None:

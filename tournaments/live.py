@@ -12,10 +12,9 @@ import time
 from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.core.cache import cache
 
-from config.websocket import compact_json
+from core.messages import asend_to_group, compact_json, send_to_group, user_group
 from tournaments import selectors
 
 logger = logging.getLogger(__name__)
@@ -101,9 +100,7 @@ def send_standings(tournament_id: int) -> None:
     text = compact_json(payload)
     if not _keep(tournament_id, payload["version"], text):
         return
-    async_to_sync(get_channel_layer().group_send)(
-        group(tournament_id), {"type": "tournament.update", "text": text}
-    )
+    send_to_group(group(tournament_id), {"type": "tournament.update", "text": text})
 
 
 def standings_text(tournament_id: int) -> str | None:
@@ -133,14 +130,11 @@ def game_message(tournament_id: int, game_id: int) -> dict[str, Any]:
 
 def send_paired(tournament_id: int, game_id: int, user_ids: tuple[int, ...]) -> None:
     """Each player's open pages (the notification socket, the tournament page) learn where their game is."""
-    from accounts.groups import user_group
-
     payload = game_message(tournament_id, game_id)
-    layer = get_channel_layer()
 
     async def send_all() -> None:
         # One trip into an event loop for both players, not one each.
         for user_id in user_ids:
-            await layer.group_send(user_group(user_id), {"type": "notify", "payload": payload})
+            await asend_to_group(user_group(user_id), {"type": "notify", "payload": payload})
 
     async_to_sync(send_all)()

@@ -42,6 +42,7 @@ def rows(tournament: Tournament) -> list[dict[str, Any]]:
         {
             "rank": rank,
             "name": entry.user.username,
+            "bot": entry.user.is_bot,  # the BOT mark after the name ({% bot_mark %}, botMark in the script)
             "score": score_text(tournament, entry.score),
             "points": entry.score,
             "games": entry.games,
@@ -102,6 +103,8 @@ def snapshot(tournament_id: int) -> dict[str, Any] | None:
                 "url": f"/play/{pairing.game_id}/",
                 "white": pairing.white.user.username,
                 "black": pairing.black.user.username if pairing.black else "",
+                "white_bot": pairing.white.user.is_bot,
+                "black_bot": bool(pairing.black and pairing.black.user.is_bot),
             }
             for pairing in current_games(tournament)
         ],

@@ -10,7 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from config.ratelimit import request_address
+from core.ratelimit import request_address
 from tournaments import selectors, services
 from tournaments.forms import TournamentForm
 from tournaments.models import Participant, Tournament

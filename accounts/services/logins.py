@@ -31,7 +31,7 @@ import time
 from django.core.cache import cache
 
 from accounts.validators import name_key
-from config.ratelimit import address_block
+from core.ratelimit import address_block
 
 # Above the per-(name, address) limit of 5 (settings.ACCOUNT_RATE_LIMITS), so one or
 # two guessers at fixed addresses never slow the name down for its owner.

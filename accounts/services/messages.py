@@ -12,18 +12,16 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from accounts.groups import user_group
 from accounts.models import Message
 from accounts.services.blocks import either_blocked
-from config.ratelimit import take_slot
+from core.messages import send_to_group, user_group
+from core.ratelimit import take_slot
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -122,11 +120,8 @@ def message_send(*, sender: Any, recipient: User | None, body: str) -> SendResul
 def push_unread(user_id: int, *, extra: dict[str, Any] | None = None) -> None:
     """Tell the player's open pages (the /ws/notify/ socket) their unread count."""
     payload = {"type": "unread", **(extra or {}), "unread": unread_count(user_id)}
-    layer = get_channel_layer()
-    if layer is None:
-        return
     try:
-        async_to_sync(layer.group_send)(user_group(user_id), {"type": "notify", "payload": payload})
+        send_to_group(user_group(user_id), {"type": "notify", "payload": payload})
     except Exception:
         # The message is stored; a lost push only delays the badge until the next page.
         logger.exception("could not push a message notification to user %s", user_id)

@@ -22,3 +22,16 @@ def bot_mark(user) -> str:
     if not bot:
         return ""
     return format_html('<abbr class="bot-mark" title="{}">BOT</abbr>', _("A program plays this account"))
+
+
+@register.simple_tag
+def player_name(user) -> str:
+    """``{% player_name user %}``: the player's name with its ``bot_mark``, as HTML.
+
+    For a name inside a translated sentence, ``{% player_name game.created_by as inviter %}``
+    then ``{% blocktranslate with who=inviter %}``: the msgid stays the plain sentence.
+    """
+    if user is None:
+        return ""
+    name = user.get("name", "") if isinstance(user, Mapping) else user.get_username()
+    return format_html("{}{}", name, bot_mark(user))

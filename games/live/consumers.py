@@ -4,12 +4,14 @@ Thin by design: parse, find out who is asking, call a service in a database
 thread, answer the sender. Broadcasts come only from the services (after
 commit), so a move made over HTTP or by a Celery task looks the same.
 Commands and group events of other apps (the chat) are answered by the parts
-they register in ``games.hooks.game_socket`` (config/socket_parts.py).
+they register in ``games.hooks.game_socket`` (core/socket_parts.py).
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+import functools
+from collections.abc import Awaitable, Callable
+from typing import Any, NamedTuple, cast, get_args
 
 import psycopg
 from channels.db import database_sync_to_async
@@ -17,16 +19,26 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.identity import Identity, identity_from_scope
-from config.websocket import JsonConsumer, compact_json
-from games import hooks, services
+from config.websocket import JsonConsumer
+from core.messages import GameEvent, MoveEvent, asend_to_group, compact_json
+from games import bus, hooks, services
 from games.live import events, fastpath, presence, spectators
-from games.live.protocol import Snapshot
 from games.models import EndReason, Game
+from games.protocol import CommandType, Snapshot
 from games.services import Code
 from games.store import rows
 
 CLOSE_NOT_FOUND = 4404
 CLOSE_BOT = 4403  # a BOT account: its games are played through the Play API (docs/api.md)
+
+# A command's handler: called with the socket it came in on and the client's message.
+Command = Callable[[Any, dict[str, Any]], Awaitable[None]]
+
+# The game's own commands, by their ``type``: the protocol's (``CommandType``, declared once
+# below the socket; filled at the end of this module). An app built on games adds its own as
+# a part of the socket (``games.hooks.register_game_socket_part``: the chat's). Any other type
+# is refused as ``unknown_type``.
+COMMANDS: dict[str, Command] = {}
 
 
 class Opened(NamedTuple):
@@ -65,7 +77,7 @@ def _open(game_id: int, scope: dict) -> Opened:
         return Opened(None, identity, None, [False, False], 0)
     side = game.side_of(identity)
     if side is None:
-        return Opened(events.snapshot(game), identity, side, *presence.online(game_id))
+        return Opened(bus.snapshot(game), identity, side, *presence.online(game_id))
     online, seq = presence.change(game_id, side, +1)
     # A reconnect is the moment to catch up on anything overdue (a clock that ran
     # out, a computer move whose task was lost) without waiting for the sweep.
@@ -75,7 +87,7 @@ def _open(game_id: int, scope: dict) -> Opened:
         and services.attend(game_id) is not None
     ):
         game = rows.read_game(game_id)
-    payload = events.snapshot(game)
+    payload = bus.snapshot(game)
     fastpath.remember(game, payload["players"])  # this process will check the player's moves against it
     return Opened(payload, identity, side, online, seq)
 
@@ -113,12 +125,12 @@ async def _open_in_loop(game_id: int, scope: dict) -> Opened | None:
         online, seq = await presence.online_in_loop(game_id)
     else:
         online, seq = await presence.change_in_loop(game_id, side, +1)
-    return Opened(events.snapshot(game, known_players=seen.players), identity, side, online, seq)
+    return Opened(bus.snapshot(game, known_players=seen.players), identity, side, online, seq)
 
 
 @in_db_thread
 def _snapshot(game_id: int) -> Snapshot:
-    return events.snapshot(rows.read_game(game_id))
+    return bus.snapshot(rows.read_game(game_id))
 
 
 @in_db_thread
@@ -147,6 +159,12 @@ class GameConsumer(JsonConsumer):
     subscribed = False
     viewer: str | None = None  # a spectator's viewer (games/live/spectators.py); None for a player
 
+    def handler_for(self, kind: str) -> Callable[[dict[str, Any]], Awaitable[None]] | None:
+        """The declared commands (``COMMANDS``), then the registered parts' (``games.hooks.game_socket``);
+        a method that happens to be named ``on_<type>`` is not one."""
+        command = COMMANDS.get(kind)
+        return self.part_command(kind) if command is None else functools.partial(command, self)
+
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         user = self.scope.get("user")
@@ -162,7 +180,7 @@ class GameConsumer(JsonConsumer):
         # Listen first, then read: a move made while the state is read arrives as
         # an event (older ones are ignored by version). Read first, and a move in
         # between would be in neither, and the board would wait for it forever.
-        await self.channel_layer.group_add(events.game_group(self.game_id), self.channel_name)
+        await self.channel_layer.group_add(bus.game_group(self.game_id), self.channel_name)
         self.subscribed = True
         opened = await _open_in_loop(self.game_id, self.scope) or await _open(self.game_id, self.scope)
         payload, self.identity, self.side, online, seq = opened
@@ -181,7 +199,7 @@ class GameConsumer(JsonConsumer):
 
     async def disconnect(self, code: int) -> None:
         if self.subscribed:
-            await self.channel_layer.group_discard(events.game_group(self.game_id), self.channel_name)
+            await self.channel_layer.group_discard(bus.game_group(self.game_id), self.channel_name)
         if self.viewer is not None:
             await spectators.change(self.game_id, self.viewer, -1)
             spectators.announce_soon(self.game_id)
@@ -195,9 +213,10 @@ class GameConsumer(JsonConsumer):
                 await in_db_thread(services.lapse_rematch_on_leave)(self.game_id)
 
     async def _broadcast_presence(self, *, online: bool, seq: int) -> None:
-        await self.channel_layer.group_send(
-            events.game_group(self.game_id),
+        await asend_to_group(
+            bus.game_group(self.game_id),
             {"type": "game.presence", "side": self.side, "online": online, "seq": seq},
+            layer=self.channel_layer,
         )
 
     def _state(
@@ -224,18 +243,21 @@ class GameConsumer(JsonConsumer):
 
     # --- events from the group -----------------------------------------------------
 
-    async def game_event(self, event: dict[str, Any]) -> None:
-        fastpath.cache.saw_version(self.game_id, event["v"], event.get("row"))
+    async def game_event(self, event: GameEvent | MoveEvent) -> None:
+        # A move from the fast path carries a patch on the version below (and the changed columns).
+        move = cast(MoveEvent, event) if "patch_json" in event else None
+        fastpath.cache.saw_version(self.game_id, event["v"], move["row"] if move is not None else None)
         # {"type": "event", ..., "game": <snapshot>} around the snapshot the sender
         # serialised once, rather than parsing and serialising it again per socket.
         head: dict[str, Any] = {"type": "event", "event": event["event"], "v": event["v"], "you": self.side}
-        if "patch_json" in event:  # a move from the fast path: a patch on the version below
-            head["base"] = event["v"] - 1
-            if event["ack_to"] == self.channel_name:
-                head["ack"] = event["ack"]
-            await self.send(text_data=f'{compact_json(head)[:-1]},"patch":{event["patch_json"]}}}')
+        if move is not None:
+            head["base"] = move["v"] - 1
+            if move["ack_to"] == self.channel_name:
+                head["ack"] = move["ack"]
+            await self.send(text_data=f'{compact_json(head)[:-1]},"patch":{move["patch_json"]}}}')
             return
-        await self.send(text_data=f'{compact_json(head)[:-1]},"game":{event["game_json"]}}}')
+        snapshot_json = cast(GameEvent, event)["game_json"]
+        await self.send(text_data=f'{compact_json(head)[:-1]},"game":{snapshot_json}}}')
 
     async def layer_resubscribed(self, event: dict[str, Any]) -> None:
         """Redis was out of this process's reach: the events of that time are lost, so send the state.
@@ -250,7 +272,7 @@ class GameConsumer(JsonConsumer):
         await self.send_state()
 
     async def game_ratings(self, event: dict[str, Any]) -> None:
-        """The rating changes of the finished game (``events.send_rating_changes``), to players and spectators."""
+        """The rating changes of the finished game (``bus.send_rating_changes``), to players and spectators."""
         await self.send_json({"type": "ratings", "changes": event["changes"]})
 
     async def game_presence(self, event: dict[str, Any]) -> None:
@@ -383,3 +405,30 @@ class GameConsumer(JsonConsumer):
 
     async def on_decline_takeback(self, message: dict[str, Any]) -> None:
         await self._run(message, services.answer_takeback, accept=False)
+
+
+# The protocol's commands (docs/protocol.md), each to its handler.
+_PROTOCOL_COMMANDS: dict[CommandType, Command] = {
+    "move": GameConsumer.on_move,
+    "sync": GameConsumer.on_sync,
+    "resign": GameConsumer.on_resign,
+    "exit": GameConsumer.on_exit,
+    "abort": GameConsumer.on_abort,
+    "offer_draw": GameConsumer.on_offer_draw,
+    "accept_draw": GameConsumer.on_accept_draw,
+    "decline_draw": GameConsumer.on_decline_draw,
+    "propose_takeback": GameConsumer.on_propose_takeback,
+    "accept_takeback": GameConsumer.on_accept_takeback,
+    "decline_takeback": GameConsumer.on_decline_takeback,
+    "undo": GameConsumer.on_undo,
+    "redo": GameConsumer.on_redo,
+    "new_game": GameConsumer.on_new_game,
+    "rematch": GameConsumer.on_rematch,
+    "accept_rematch": GameConsumer.on_accept_rematch,
+    "decline_rematch": GameConsumer.on_decline_rematch,
+    "cancel_rematch": GameConsumer.on_cancel_rematch,
+    "ping": GameConsumer.on_ping,
+}
+if set(_PROTOCOL_COMMANDS) != set(get_args(CommandType)):  # mypy checks the names; this, that none is missing
+    raise RuntimeError("games.live.consumers: every protocol.CommandType needs its handler, and only those")
+COMMANDS.update(_PROTOCOL_COMMANDS.items())

@@ -21,7 +21,7 @@ Writes that do not bump ``Game.version`` (the sweep's bookkeeping, a guest who
 registers) are never overwritten: the update sets only the columns the move
 changed.
 
-The move goes out as a patch on the version below (``events.move_patch``), with
+The move goes out as a patch on the version below (``bus.move_patch``), with
 the mover's ``ack`` inside, and with the columns it changed (``RowChanges``): a
 process whose sockets play the other side applies them to its cached row, so
 its player's next move needs no read either, though the game moved on in
@@ -48,9 +48,11 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models.base import ModelState
 
 from accounts.identity import Identity
+from core.messages import MoveEvent
+from games import bus
 from games.live import events
-from games.live.protocol import Player
 from games.models import Game
+from games.protocol import Player
 from games.services import queue
 from games.services.base import MoveResult, now, seal
 from games.services.decide import Apply, decide_move
@@ -303,7 +305,7 @@ class Played:
     """
 
     result: MoveResult
-    unannounced: dict[str, Any] | None = None
+    unannounced: MoveEvent | None = None
 
 
 async def store_and_announce(
@@ -322,7 +324,7 @@ async def store_and_announce(
         return None
     cache.put(game, seen.players)
     result = MoveResult(ply=decision.moves[0].ply, version=game.version)
-    patch = events.move_patch(game, [move.token for move in decision.moves])
+    patch = bus.move_patch(game, [move.token for move in decision.moves])
     event = events.move_event(
         game.version, patch, ack_to=reply.channel, ack=events.ack(reply.id, result), row=changes
     )

@@ -350,13 +350,11 @@ async def beat() -> list[tuple[int, int, bool, int]]:
 
 async def _announce(changes: list[tuple[int, int, bool, int]]) -> None:
     """The same ``game.presence`` broadcast a closing socket sends, for each player of a dead process."""
-    from channels.layers import get_channel_layer
+    from core.messages import asend_to_group
+    from games.bus import game_group
 
-    from games.live.events import game_group
-
-    layer = get_channel_layer()
     for game_id, side, is_online, seq in changes:
-        await layer.group_send(
+        await asend_to_group(
             game_group(game_id), {"type": "game.presence", "side": side, "online": is_online, "seq": seq}
         )
 

@@ -27,13 +27,13 @@ import hashlib
 from collections import Counter
 from typing import Any
 
-from channels.layers import get_channel_layer
 from django.conf import settings
 
 from accounts.identity import Identity
 from config.cache import async_redis
+from core.messages import asend_to_group
+from games.bus import game_group
 from games.live import presence
-from games.live.events import game_group
 from games.live.presence import _LUA_HELPERS, LONG_TTL_SECONDS, PROCS_KEY
 
 # Shared by the scripts: the number of distinct viewers of a game whose process is alive.
@@ -235,9 +235,7 @@ async def _announce_later(game_id: int) -> None:
 
 async def announce(game_id: int, number: int, seq: int) -> None:
     """Tell everybody on the game (players and spectators) how many watch it now."""
-    await get_channel_layer().group_send(
-        game_group(game_id), {"type": "game.watchers", "count": number, "seq": seq}
-    )
+    await asend_to_group(game_group(game_id), {"type": "game.watchers", "count": number, "seq": seq})
 
 
 presence.beat_hooks.append(_after_beat)

@@ -30,9 +30,6 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from asgiref.sync import async_to_sync
-from celery import current_app
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q, QuerySet
@@ -41,9 +38,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.identity import Identity
+from core.messages import send_to_group
 from games.ai import analysis as maths
 from games.engines.base import replay
 from games.models import Analysis, Game
+from games.services import queue
 
 if TYPE_CHECKING:
     from games.services.base import Code  # for the annotation only, like play_from_here's local import
@@ -199,13 +198,8 @@ def request_analysis(*, game_id: int, identity: Identity, now: datetime | None =
     return analysis
 
 
-def _task(name: str):
-    # By name, as games/services/queue.py does: games.tasks imports this module.
-    return current_app.tasks[name]
-
-
 def _enqueue(analysis_id: int) -> None:
-    _task("games.tasks.analyse_game").apply_async((analysis_id,), queue=ANALYSIS_QUEUE)
+    queue.tasks().analyse_game.apply_async((analysis_id,), queue=ANALYSIS_QUEUE)
 
 
 def _announce(analysis: Analysis, status: str, done: int) -> None:
@@ -218,9 +212,7 @@ def _announce(analysis: Analysis, status: str, done: int) -> None:
         "total": analysis.total,
     }
     try:
-        async_to_sync(get_channel_layer().group_send)(
-            group_name(analysis.game_id), {"type": "notify", "payload": payload}
-        )
+        send_to_group(group_name(analysis.game_id), {"type": "notify", "payload": payload})
     except Exception:  # progress is a courtesy: the page also reads the stored state
         logger.warning("could not announce analysis progress of game %s", analysis.game_id, exc_info=True)
 

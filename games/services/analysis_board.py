@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from accounts.identity import Identity
 from games.ai import analysis as maths
 from games.models import PositionEvaluation
+from games.services import queue
 from games.services.analysis import (
     ANALYSIS_QUEUE,
     AnalysisRefused,
@@ -29,7 +30,6 @@ from games.services.analysis import (
     _quota_frees_at,
     _refuse_when_guests_are_busy,
     _requester_filter,
-    _task,
 )
 
 EVALUATION_STALE_AFTER = timedelta(minutes=1)
@@ -127,7 +127,7 @@ def request_board_evaluation(
 
 
 def _enqueue_evaluation(row_id: int) -> None:
-    _task("games.tasks.evaluate_position").apply_async((row_id,), queue=ANALYSIS_QUEUE)
+    queue.tasks().evaluate_position.apply_async((row_id,), queue=ANALYSIS_QUEUE)
 
 
 def run_board_evaluation(row_id: int) -> None:

@@ -7,15 +7,14 @@ from datetime import datetime
 from enum import StrEnum
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.identity import Identity
-from config.ratelimit import take_slot
-from games.live import events
-from games.live.protocol import EventName
+from core.ratelimit import take_slot
+from games import bus
 from games.models import Game
+from games.protocol import EventName
 from games.services import deadlines, queue
 from games.store import rows
 
@@ -57,7 +56,7 @@ class Code(StrEnum):
     BAD_POSITION = "bad_position"
     POSITION_OVER = "position_over"
     TOO_MANY_GAMES = "too_many_games"  # enough games against the computer under way
-    RATE_LIMITED = "rate_limited"  # offers or seeks too quickly
+    RATE_LIMITED = "rate_limited"  # offers, seeks or invitations too quickly
     BOT_ACCOUNT = "bot_account"  # a BOT plays through the API, not the website's pages (issue #41)
 
 
@@ -131,9 +130,6 @@ def commit_and_announce(game: Game, event: EventName) -> None:
     """
     seal(game, at=now())
     rows.save_game(game)
-    payload = events.snapshot(game)
-    game_id = game.pk
-    # robust: the change is committed whatever the channel layer says; a board that missed the
-    # event catches up by its ping (docs/protocol.md), and the follow-ups below still go.
-    transaction.on_commit(lambda: events.send_game_event(game_id, event, payload), robust=True)
+    # After commit, and robust: the follow-ups below still go if the channel layer refuses.
+    bus.announce(game, event)
     queue.follow_up(game, turn_changed=event in TURN_EVENTS)

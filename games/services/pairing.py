@@ -43,9 +43,8 @@ from django.db.models import Count
 from django.utils.translation import gettext as _
 
 from accounts.identity import Identity
-from config.ratelimit import take_slot
-from games import hooks
-from games.live import events
+from core.ratelimit import take_slot
+from games import bus, hooks
 from games.models import FISCHER_PRESETS, GAME_CHOICES, Game, Seek
 from games.services.base import Code, GameError, now
 from games.services.setup import create_paired_game
@@ -221,7 +220,7 @@ def _start_pair(first: Seek, second: Seek) -> Game:
 
         def tell_both() -> None:
             for user_id, opponent in told:
-                events.send_paired(user_id, game_id, days_per_move=days, opponent=opponent)
+                bus.send_paired(user_id, game_id, days_per_move=days, opponent=opponent)
 
         transaction.on_commit(tell_both, robust=True)
     return new

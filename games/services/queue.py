@@ -1,8 +1,10 @@
 """The work a game's new state asks of the Celery workers, queued after commit.
 
-Tasks are looked up by name in the Celery app rather than imported: the tasks
-module calls the services, so importing it here would make a circle. (By name,
-they still run in-process when tests make tasks eager.)
+The tasks are ``games.tasks``'s objects, handed to ``use_tasks`` by
+``GamesConfig.ready()`` in every process: the tasks module calls the services,
+so the services cannot import it (that would be a circle, and a services ->
+tasks arrow the layers forbid). What the services may queue is declared once,
+in ``Tasks``; no task is looked up by its name.
 """
 
 from __future__ import annotations
@@ -11,14 +13,17 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
-from celery import current_app
+from celery import Task
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
+from games import bus
 from games.models import Game
 
 logger = logging.getLogger(__name__)
@@ -37,8 +42,31 @@ FLAG_SLACK_SECONDS = 0.25
 COMPUTER_PENDING_SECONDS = 60
 
 
-def _task(name: str):
-    return current_app.tasks[name]
+@dataclass(frozen=True)
+class Tasks:
+    """The tasks the services queue (``games.tasks``), by what each does."""
+
+    computer_move: Task[[int, int], None]  # (game_id, ply)
+    flag: Task[[int, int], None]  # (game_id, ply)
+    lapse_draw_offer: Task[[int, str], None]  # (game_id, offered_at)
+    analyse_game: Task[[int], None]  # (analysis_id,)
+    evaluate_position: Task[[int], None]  # (evaluation_id,)
+
+
+_tasks: Tasks | None = None
+
+
+def use_tasks(tasks: Tasks) -> None:
+    """Hand the services the tasks they queue (``GamesConfig.ready()``, once per process)."""
+    global _tasks
+    _tasks = tasks
+
+
+def tasks() -> Tasks:
+    """The tasks handed to ``use_tasks``; an error if the games app is not ready yet."""
+    if _tasks is None:
+        raise RuntimeError("games.services.queue: no tasks yet (GamesConfig.ready() hands them over)")
+    return _tasks
 
 
 def computer_queue(level: str) -> str | None:
@@ -67,9 +95,9 @@ def send_computer_move(game_id: int, ply: int, level: str) -> None:
         cache.set(key, 1, timeout=COMPUTER_PENDING_SECONDS)
     except Exception:  # the cache unreachable: the move is sent all the same, the sweep may send another
         logger.warning("computer move of game %s: pending mark not stored", game_id, exc_info=True)
-    options = {"queue": name} if (name := computer_queue(level)) else {}
+    options: dict[str, Any] = {"queue": name} if (name := computer_queue(level)) else {}
     try:
-        _task("games.tasks.computer_move").apply_async((game_id, ply), **options)
+        tasks().computer_move.apply_async((game_id, ply), **options)
     except BaseException:
         with contextlib.suppress(Exception):  # the same outage, most likely; the mark expires by itself
             cache.delete(key)
@@ -108,9 +136,7 @@ def follow_ups(game: Game, *, turn_changed: bool = True) -> list[Callable[[], ob
     mover = game.user_id_of(to_move)
     if turn_changed and game.days_per_move and mover is not None:
         # The mover is seldom on the game's page days later: their notification socket hears it.
-        from games.live.events import send_your_turn
-
-        wanted.append(lambda: send_your_turn(mover, game_id))
+        wanted.append(lambda: bus.send_your_turn(mover, game_id))
     left = game.turn_window_ms(to_move)  # before the clocks start, the first move's window
     if game.time_control and left <= FLAG_HORIZON.total_seconds() * 1000:
         countdown = max(0.0, left / 1000) + 0.05
@@ -139,7 +165,7 @@ def arm_flag(game_id: int, ply: int, countdown: float) -> bool:
     if pending is not None and time.time() < pending <= due + FLAG_SLACK_SECONDS:
         return False
     cache.set(_flag_key(game_id), due, timeout=int(countdown) + 60)
-    _task("games.tasks.flag").apply_async((game_id, ply), countdown=countdown)
+    tasks().flag.apply_async((game_id, ply), countdown=countdown)
     return True
 
 
@@ -182,6 +208,6 @@ def follow_up(game: Game, *, turn_changed: bool = True) -> None:
 def draw_lapse(game_id: int, offered_at: str) -> None:
     countdown = settings.GAMES_DRAW_OFFER_SECONDS
     transaction.on_commit(
-        lambda: _task("games.tasks.lapse_draw_offer").apply_async((game_id, offered_at), countdown=countdown),
+        lambda: tasks().lapse_draw_offer.apply_async((game_id, offered_at), countdown=countdown),
         robust=True,
     )

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import random
 
+from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.identity import Identity
+from core.ratelimit import take_slot
+from games import bus
 from games.engines import get
 from games.engines.base import InvalidPosition
-from games.live import events
 from games.models import (
     DAY_SECONDS,
     DAYS_PER_MOVE_CHOICES,
@@ -96,7 +98,7 @@ def create_computer_game(
 ) -> Game:
     """A game against the computer; it starts at once (from ``start_fen`` when given: "Play from here").
 
-    ``address`` is the client's address block (config.ratelimit): a guest's games are
+    ``address`` is the client's address block (core.ratelimit): a guest's games are
     also limited per address, since a new cookie is a new guest.
     """
     engine = get(game)  # KeyError for an unknown game is a programming error; views validate first
@@ -130,6 +132,21 @@ def create_computer_game(
             # At once, not on commit: an id whose game was rolled back counts as nothing.
             limits.remember_address_game(address, remembered, new.pk, identity.guest.key)
     return new
+
+
+def _take_invitation_slot(user) -> None:
+    """Count a direct invitation about to reach another player; RATE_LIMITED past the per-minute limit.
+
+    Each one lands on the invited player's pages and event stream. The home page's
+    form, the Bots page and the API's ``POST /api/challenge/{username}`` all create
+    them here, so one rule counts them together (issue #41: the API limited its own,
+    the site's pages none). Taken after every other check: a refused invitation,
+    which reaches nobody, costs no slot.
+    """
+    if not take_slot(f"games:invitations:{user.pk}", settings.GAMES_INVITATIONS_PER_MINUTE, 60):
+        raise GameError(
+            Code.RATE_LIMITED, _("You are sending invitations too quickly. Please wait a minute.")
+        )
 
 
 def create_human_game(
@@ -170,6 +187,8 @@ def create_human_game(
             # Neutral on purpose: do not reveal whether it was a block or a setting.
             raise GameError(Code.INVITATION_REFUSED, _("This player is not accepting your invitations."))
     base, extra = _people_clock(minutes, increment, days_per_move)
+    if kind == Game.Kind.DIRECT:
+        _take_invitation_slot(identity.user)
     side = random.randrange(2) if side is None else side
     with transaction.atomic():
         new = Game(
@@ -186,7 +205,7 @@ def create_human_game(
         new.state = new.engine.dumps(new.engine.initial())
         _save_new(new)
         new_id = new.pk
-        transaction.on_commit(lambda: events.send_lobby_event(new_id), robust=True)
+        bus.announce_lobby(new_id)
     return new
 
 
@@ -268,7 +287,7 @@ def join_game(*, game_id: int, identity: Identity, token: str | None = None) -> 
         _seat(game, free, identity)
         _start(game)
         commit_and_announce(game, "start")
-        transaction.on_commit(lambda: events.send_lobby_event(game_id), robust=True)
+        bus.announce_lobby(game_id)
     return game
 
 
@@ -280,7 +299,7 @@ def _call_off(game: Game, reason: EndReason) -> None:
     commit_and_announce(game, "end")
     announce_finished(game.pk)
     game_id = game.pk
-    transaction.on_commit(lambda: events.send_lobby_event(game_id), robust=True)
+    bus.announce_lobby(game_id)
 
 
 def decline_invitation(*, game_id: int, identity: Identity) -> Game:

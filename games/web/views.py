@@ -13,10 +13,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.identity import forget_new_guest, identity_from_request
-from config.ratelimit import request_address
-from games import hooks, services
+from core.ratelimit import request_address
+from games import bus, hooks, services
 from games.engines import ENGINES
-from games.live import events
 from games.models import Analysis, Game, time_control_label
 from games.services import analysis as game_analysis
 from games.services import analysis_board as board_analysis
@@ -160,7 +159,7 @@ def new_game(request):
     except services.GameError as exc:
         forget_new_guest(request)
         form.add_error(None, exc.message)
-        return _render_home(request, form, status=400)
+        return _render_home(request, form, status=429 if exc.code == services.Code.RATE_LIMITED else 400)
     return redirect(game.get_absolute_url())
 
 
@@ -199,7 +198,7 @@ def play(request, game_id: int):
         {
             "game": game,
             "side": side,
-            "snapshot": {**events.snapshot(game), "you": side},
+            "snapshot": {**bus.snapshot(game), "you": side},
             "replay_page_size": replays.PAGE,  # looking back fetches the replay's pages
             "tournament": hooks.tournament_of(game.pk) if game.kind == Game.Kind.LOBBY else None,
             # The link is the key to the free seat: only a seated player gets it.
@@ -340,6 +339,7 @@ def lobby(request):
                     "game": game.game,
                     "name": game.get_game_display(),
                     "by": game.created_by.username if game.created_by else "",
+                    "bot": bool(game.created_by and game.created_by.is_bot),
                     "terms": game.invitation_terms(),
                 }
                 for game in _invitations(request)
@@ -357,7 +357,7 @@ def replay(request, game_id: int):
     total = len(game.tokens)
     asked = request.GET.get("ply", "")
     start = min(int(asked), total) if asked.isascii() and asked.isdigit() else total
-    full = events.snapshot(game)
+    full = bus.snapshot(game)
     moves = full["moves"]
     # The moves are sent once, beside the snapshot: the page gets the snapshot without them.
     snapshot = {key: value for key, value in full.items() if key != "moves"}

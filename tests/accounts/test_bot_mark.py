@@ -58,3 +58,41 @@ def test_the_watch_list_and_the_rankings_mark_the_bot(client, robot, alice):
     assert MARK.search(robot_row[: robot_row.index("</td>")])
     alice_row = rankings[rankings.index('href="/players/alice/"') :]
     assert not MARK.search(alice_row[: alice_row.index("</td>")])
+
+
+def test_an_invitation_from_a_bot_on_the_home_page_says_bot_and_one_from_a_person_does_not(
+    client, robot, alice, bob
+):
+    for sender in (robot, bob):
+        services.create_human_game(
+            identity=me(sender), game="ataxx", kind=Game.Kind.DIRECT, side=0, minutes=5, invited_user=alice
+        )
+    client.force_login(alice)
+    page = client.get("/").content.decode()
+    invitations = dict(re.findall(r'<li data-game-id="\d+">\s*(\w+)(.*?)invites you to play', page, re.S))
+    assert set(invitations) == {"robot", "bob"}
+    assert MARK.search(invitations["robot"]) and not MARK.search(invitations["bob"])
+    # The list is redrawn live from /lobby.json (home.js): it says which sender is a BOT.
+    listed = client.get("/lobby.json").json()["invitations"]
+    assert {row["by"]: row["bot"] for row in listed} == {"robot": True, "bob": False}
+
+
+def test_the_message_pages_mark_the_bot_that_wrote_and_the_bot_written_to(client, robot, alice, bob):
+    from accounts.services.messages import message_send
+
+    message_send(sender=robot, recipient=alice, body="Good game! Again?")
+    message_send(sender=bob, recipient=alice, body="Tea later?")
+    message_send(sender=alice, recipient=robot, body="Tomorrow.")
+    client.force_login(alice)
+
+    inbox = client.get("/messages/").content.decode()
+    senders = dict(re.findall(r"<strong>(\w+)(.*?)</strong>", inbox, re.S))
+    assert MARK.search(senders["robot"]) and not MARK.search(senders["bob"])
+
+    sent = client.get("/messages/sent/").content.decode()
+    assert re.search(r"<strong>To robot" + MARK.pattern + "</strong>", sent)
+
+    conversation = client.get("/messages/with/robot/").content.decode()
+    assert re.search(r"<h1>Messages with robot" + MARK.pattern + "</h1>", conversation)
+    bubbles = dict(re.findall(r'<div class="bubble-meta"><strong>(\w+)(.*?)</strong>', conversation, re.S))
+    assert MARK.search(bubbles["robot"]) and not MARK.search(bubbles["alice"])

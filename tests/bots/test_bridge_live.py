@@ -3,8 +3,9 @@
 Each bridge is its own process driving the site's own engine (``python -m games.ai.ugi``,
 Easy, pure Python so it starts at once) through the Play API, as an engine author's
 would: a whole Ataxx game over UAI against a person on the game websocket, bot against
-bot in Ultimate Tic-Tac-Toe and Reversi over UGI, and a Reversi game during which daphne
-is stopped and started again on the same port.
+bot in Ultimate Tic-Tac-Toe and Reversi over UGI, a Reversi game during which daphne
+is stopped and started again on the same port, and a bot that resigns by its engine's
+score as its configuration says.
 """
 
 from __future__ import annotations
@@ -47,11 +48,25 @@ def secret(user, *scopes: str) -> str:
     return tokens.create_token(user=user, name="bridge", scopes=scopes).secret
 
 
-def start_bridge(tmp_path: Path, name: str, url: str, token: str, slug: str, protocol: str) -> Path:
-    """A bridge process for one game; returns its log directory (the process is in BRIDGES)."""
+def start_bridge(
+    tmp_path: Path,
+    name: str,
+    url: str,
+    token: str,
+    slug: str,
+    protocol: str,
+    *,
+    engine: list[str] | None = None,
+    scores: str = "",
+) -> Path:
+    """A bridge process for one game; returns its log directory (the process is in BRIDGES).
+
+    ``engine`` replaces the site's own engine's command line; ``scores`` is the body of the
+    configuration's ``[scores]`` section (bots/README.md).
+    """
     logs = tmp_path / f"logs-{name}"
     config = tmp_path / f"{name}.toml"
-    engine = [sys.executable, "-m", "games.ai.ugi", slug, "--level", "easy"]
+    engine = engine or [sys.executable, "-m", "games.ai.ugi", slug, "--level", "easy"]
     config.write_text(
         f"""
 [site]
@@ -70,6 +85,9 @@ env = {{ GAMES_AI_PURE_PYTHON = "1" }}
 [challenges]
 games = ["{slug}"]
 max_base = 600
+
+[scores]
+{scores}
 
 [log]
 dir = "{logs}"
@@ -247,3 +265,69 @@ def test_a_bridge_reconnects_after_daphne_restarts_and_loses_no_move(
         text = (logs / f"game-{game_id}.log").read_text()
         assert "stream dropped" in text and "reconnecting" in text
         assert "reconnects, " in summary(logs, game_id) and " 0 reconnects" not in summary(logs, game_id)
+
+
+# The site's engine says no score (docs/engine-protocol.md), and an engine's score is what
+# the bridge's resign and draw rules read. This wrapper is the thin layer an engine author
+# would write: it relays the site's engine both ways and reports, before each best move,
+# the score of a side that is losing badly.
+HOPELESS_ENGINE = """
+import subprocess, sys, threading
+
+engine = subprocess.Popen(
+    [sys.executable, "-m", "games.ai.ugi", *sys.argv[1:]],
+    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
+)
+
+def answers():
+    for line in engine.stdout:
+        if line.startswith("bestmove"):
+            print("info depth 1 score cp -900", flush=True)
+        print(line, end="", flush=True)
+
+relay = threading.Thread(target=answers)
+relay.start()
+for line in sys.stdin:
+    engine.stdin.write(line)
+    engine.stdin.flush()
+    if line.strip() == "quit":
+        break
+engine.stdin.close()
+engine.wait()
+relay.join()
+"""
+
+
+def test_a_bridge_told_to_resign_when_lost_resigns_over_the_real_stack(site, tmp_path, user_factory, alice):
+    url, _port = site
+    robo = make_bot(user_factory, "robo")
+    wrapper = tmp_path / "hopeless.py"
+    wrapper.write_text(HOPELESS_ENGINE)
+    logs = start_bridge(
+        tmp_path,
+        "robo",
+        url,
+        secret(robo, "bot:play"),
+        "reversi",
+        "ugi",
+        engine=[sys.executable, str(wrapper), "reversi", "--level", "easy"],
+        scores="resign_score = -500\nresign_moves = 2",
+    )
+    game_id = challenge(url, secret(alice, "challenge"), "robo", "reversi", colour="second")  # the bot starts
+    wait_for(lambda: game_row(game_id).status != Game.Status.WAITING, 60, "the bridge to accept")
+    human = GameBot(
+        f"ws://{url.removeprefix('http://')}/ws/game/{game_id}/", cookie=session_cookie(alice), origin=url
+    )
+    thread = threading.Thread(target=lambda: asyncio.run(human.play(timeout=60)), daemon=True)
+    thread.start()
+    game = wait_until_over(game_id, timeout=60)
+    thread.join(30)
+    assert BRIDGES[0].wait(timeout=30) == 0
+    # One hopeless score is not enough (resign_moves = 2): the bot played its first move;
+    # at its second turn the second score in a row at or below -500 made it resign.
+    assert (game.end_reason, game.winner, game.ply) == ("resign", 1, 2)
+    assert bot_moves_logged(logs, game_id) == {1: game.tokens[0]}
+    text = (logs / f"game-{game_id}.log").read_text()
+    assert f"game {game_id}: resigning at score -900" in text
+    assert "lost (resign), 2 plies" in summary(logs, game_id)
+    assert human.snapshot["result"]["reason"] == "resign"  # the person's page heard it

@@ -170,3 +170,34 @@ def test_a_player_with_a_correspondence_game_running_is_paired_like_everyone_els
     assert {second_game.user0, second_game.user1} == {alice, carol}
     letters.refresh_from_db()
     assert letters.status == Game.Status.ACTIVE  # the correspondence game goes on, untouched
+
+
+def test_a_bot_that_joins_shows_its_bot_mark_in_the_live_standings(new_context, login_session, user_factory):
+    # Issue #41: the standings the page redraws from the socket (tournament.js) showed a bot's name bare.
+    carol, bob = user_factory("carol"), user_factory("bob")
+    robot = user_factory("robot", is_bot=True)
+    arena = in_thread(
+        services.create,
+        user=carol,
+        name="Engines welcome",
+        kind="arena",
+        game="reversi",
+        minutes=3,
+        starts_in=0,
+        allow_bots=True,
+    )
+    in_thread(services.start_if_due, arena.pk)
+    page = new_context(session_cookie=login_session(carol)).new_page()
+    page.goto(f"/tournaments/{arena.pk}/")
+    expect(page.locator("[data-no-players]")).to_be_visible()  # the rows below come over the socket
+
+    in_thread(services.join, tournament_id=arena.pk, user=robot)
+    in_thread(services.join, tournament_id=arena.pk, user=bob)
+
+    standings = page.locator("[data-standings]")
+    expect(standings.locator("tr")).to_have_count(2)
+    mark = standings.locator("[data-player='robot'] .bot-mark")
+    expect(mark).to_be_visible()
+    expect(mark).to_have_text("BOT")
+    expect(mark).to_have_attribute("title", "A program plays this account")
+    expect(standings.locator("[data-player='bob'] .bot-mark")).to_have_count(0)

@@ -9,8 +9,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import services
-from games.live import events
+from games import bus, services
 from games.models import FISCHER_PRESETS, Game, Move
 from tests.people import me
 
@@ -119,7 +118,7 @@ def test_the_form_makes_a_custom_fischer_game_shown_as_base_plus_increment(user_
     assert 'class="time-control"' in client.get(game.get_absolute_url()).content.decode()
     assert "7+4" in client.get(game.get_absolute_url()).content.decode()
     assert [c["clock"] for c in client.get("/lobby.json").json()["challenges"]] == ["7+4"]
-    snapshot = events.snapshot(game)
+    snapshot = bus.snapshot(game)
     assert snapshot["clock"]["increment_ms"] == 4_000 and snapshot["clock"]["initial_ms"] == 420_000
 
 

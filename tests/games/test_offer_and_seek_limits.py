@@ -89,3 +89,49 @@ def test_quick_seeks_are_limited_per_player_with_a_clear_answer(alice, bob, sett
     other = Client()
     other.force_login(bob)
     assert other.post("/quick/seek/", seek).status_code == 200
+
+
+INVITE = {
+    "game": "ataxx",
+    "opponent": "direct",
+    "minutes": 5,
+    "increment": 0,
+    "side": "random",
+    "rated": "rated",
+}
+
+
+def test_invitations_from_the_home_page_are_limited_per_player_and_a_flood_creates_nothing(
+    alice, bob, carol, settings
+):
+    from api.tokens import create_token
+
+    # Issue #41: the API's challenges were limited, the site's own invitations not at all.
+    settings.GAMES_INVITATIONS_PER_MINUTE = 3
+    page = Client()
+    page.force_login(alice)
+    answers = [page.post("/play/new/", {**INVITE, "invitee": "bob"}) for _ in range(4)]
+    assert [a.status_code for a in answers[:3]] == [302] * 3  # each one opens its game
+    refused = answers[3]
+    assert refused.status_code == 429
+    assert "You are sending invitations too quickly. Please wait a minute." in refused.content.decode()
+    invitations = Game.objects.filter(kind=Game.Kind.DIRECT, created_by=alice, invited_user=bob)
+    assert invitations.count() == 3
+
+    # The API's challenges count in the same window: one rule, whichever way alice sends them.
+    through_api = Client().post(
+        "/api/challenge/bob",
+        {"game": "ataxx", "clock.limit": 300},
+        headers={
+            "Authorization": f"Bearer {create_token(user=alice, name='t', scopes=('challenge',)).secret}"
+        },
+    )
+    assert through_api.status_code == 429 and through_api.headers["Retry-After"] == "60"
+    assert through_api.json()["code"] == "rate_limited"
+    assert invitations.count() == 3
+
+    # Carol is not held up by alice's flood.
+    other = Client()
+    other.force_login(carol)
+    assert other.post("/play/new/", {**INVITE, "invitee": "bob"}).status_code == 302
+    assert Game.objects.filter(kind=Game.Kind.DIRECT, created_by=carol).count() == 1

@@ -12,8 +12,7 @@ import pytest
 
 from accounts.services.blocks import block
 from accounts.signals import notify_socket_closed
-from games import hooks, services
-from games.live import events
+from games import bus, hooks, services
 from games.models import DAY_SECONDS, Game, Seek
 from games.services import pairing
 from tests.people import me
@@ -173,9 +172,9 @@ def test_two_players_pressing_three_days_get_a_correspondence_game_like_a_challe
 ):
     paired, turns = [], []
     monkeypatch.setattr(
-        events, "send_paired", lambda user_id, game_id, **notice: paired.append((user_id, notice))
+        bus, "send_paired", lambda user_id, game_id, **notice: paired.append((user_id, notice))
     )
-    monkeypatch.setattr(events, "send_your_turn", lambda user_id, game_id: turns.append((user_id, game_id)))
+    monkeypatch.setattr(bus, "send_your_turn", lambda user_id, game_id: turns.append((user_id, game_id)))
     alice, bob = user_factory("alice"), user_factory("bob")
     assert pairing.seek(identity=me(alice), game="reversi", days_per_move=3) is None
     assert Seek.objects.get().time_control_label == "3 days"

@@ -11,7 +11,8 @@ import redis
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from games.live import events, presence
+from games import bus
+from games.live import presence
 
 pytestmark = [pytest.mark.services]
 
@@ -54,7 +55,7 @@ def test_a_player_held_only_by_a_dead_process_is_offline_and_announced_once(shar
     async def survivor_beats() -> tuple[list, dict, list]:
         layer = get_channel_layer()
         channel = await layer.new_channel()
-        await layer.group_add(events.game_group(GAME), channel)
+        await layer.group_add(bus.game_group(GAME), channel)
         announced = await presence.beat()
         message = await layer.receive(channel)
         return announced, message, await presence.beat()

@@ -10,8 +10,7 @@ import pytest
 
 from accounts.identity import Identity
 from config import websocket
-from games import services
-from games.live import events, protocol
+from games import bus, protocol, services
 from games.models import EndReason, Game
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
@@ -42,7 +41,7 @@ def test_every_end_reason_is_documented_and_is_one_the_model_knows():
 
 
 def test_snapshot_statuses_are_the_models():
-    # games.live.events.snapshot casts Game.status to GameStatusName: they must stay the same set.
+    # games.live.bus.snapshot casts Game.status to GameStatusName: they must stay the same set.
     assert set(get_args(protocol.GameStatusName)) == set(Game.Status.values)
 
 
@@ -92,7 +91,7 @@ def test_the_snapshot_has_exactly_the_documented_fields(user_factory):
     game = services.create_computer_game(
         identity=Identity(user_factory(), None), game="reversi", level="easy", side=0
     )
-    snapshot = events.snapshot(Game.objects.get(pk=game.pk))
+    snapshot = bus.snapshot(Game.objects.get(pk=game.pk))
     assert set(snapshot) == set(protocol.Snapshot.__annotations__) == documented
 
 
@@ -103,12 +102,12 @@ def test_the_move_patch_has_exactly_the_documented_fields_and_rebuilds_the_snaps
     game = services.create_computer_game(
         identity=Identity(user_factory(), None), game="reversi", level="easy", side=0
     )
-    before = events.snapshot(Game.objects.get(pk=game.pk))
+    before = bus.snapshot(Game.objects.get(pk=game.pk))
     services.play_move(game_id=game.pk, identity=Identity(game.user0, None), token="d3", ply=0)
     after_game = Game.objects.get(pk=game.pk)
-    after = events.snapshot(after_game)
+    after = bus.snapshot(after_game)
     added = after_game.tokens[len(before["moves"]) :]
-    patch = events.move_patch(after_game, added)
+    patch = bus.move_patch(after_game, added)
     assert set(patch) == set(protocol.MovePatch.__annotations__) == _top_level_keys(block)
     changed = {key: value for key, value in patch.items() if key != "added"}
     rebuilt = {**before, **changed, "v": after["v"], "moves": before["moves"] + patch["added"]}

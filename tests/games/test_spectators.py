@@ -10,7 +10,8 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from games.live import events, presence, spectators
+from games import bus
+from games.live import presence, spectators
 from tests.games.test_presence import shared_redis
 
 pytestmark = [pytest.mark.services]
@@ -59,7 +60,7 @@ def test_a_spectator_held_only_by_a_dead_process_stops_counting_and_the_survivor
     async def survivor_beats() -> dict:
         layer = get_channel_layer()
         channel = await layer.new_channel()
-        await layer.group_add(events.game_group(GAME), channel)
+        await layer.group_add(bus.game_group(GAME), channel)
         await presence.beat()
         return await layer.receive(channel)
 

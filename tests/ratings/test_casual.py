@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from games import services
-from games.live import events
+from games import bus, services
 from games.models import Game
 from ratings.enums import Applied
 from ratings.models import Rating
@@ -64,7 +63,7 @@ def test_the_form_makes_a_casual_game_between_people_and_the_snapshot_says_so(us
         {"game": "reversi", "opponent": "link", "minutes": "5", "rated": "casual", "side": "0"},
     )
     game = Game.objects.get()
-    assert game.casual and events.snapshot(game)["casual"] is True
+    assert game.casual and bus.snapshot(game)["casual"] is True
 
 
 def test_a_game_against_the_computer_is_not_made_casual_by_the_form(user_factory):

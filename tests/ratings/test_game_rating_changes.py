@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games.live import events
+from games import bus
 from games.models import Game
 from ratings.models import Rating, RatingChange
 from ratings.services import apply_ratings_for_game
@@ -45,7 +45,7 @@ def test_a_finished_game_shows_the_ratings_of_its_time_and_its_change_not_todays
     assert today[alice.pk] != alice_then and today[bob.pk] != bob_then  # the page could not pass by luck
 
     # The snapshot every game page and socket gets carries the change, per side.
-    assert events.snapshot(game)["rating_changes"] == [
+    assert bus.snapshot(game)["rating_changes"] == [
         {"before": alice_then, "after": alice_then + alice_gain, "delta": alice_gain},
         {"before": bob_then, "after": bob_then - bob_loss, "delta": -bob_loss},
     ]
@@ -67,4 +67,4 @@ def test_an_unrated_game_shows_the_ratings_its_players_had_then(alice, bob, fini
     lines = player_lines(Client().get(f"/play/{casual.pk}/").content.decode())
     assert f"alice {then[alice.pk]}" in lines[0] and f"bob {then[bob.pk]}" in lines[1]
     assert "+" not in lines[0] and "\u2212" not in lines[1]  # it changed nothing
-    assert events.snapshot(casual)["rating_changes"] == [None, None]
+    assert bus.snapshot(casual)["rating_changes"] == [None, None]

@@ -9,7 +9,7 @@ from django.contrib.auth.hashers import check_password, make_password
 from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
-from config.ratelimit import take_slot
+from core.ratelimit import take_slot
 from games.models import GAME_CHOICES, MAX_BASE_MINUTES, MAX_INCREMENT_SECONDS
 from tournaments import live
 from tournaments.models import Participant, Tournament
@@ -113,7 +113,7 @@ def _check_password_unlocked(tournament_id: int, user, password: str, address: s
 def join(*, tournament_id: int, user, password: str = "", address: str = "") -> Participant:
     """Take part (again): an arena until it ends, a Swiss tournament until it starts.
 
-    ``address`` is the client's address block (config.ratelimit), for the password throttle.
+    ``address`` is the client's address block (core.ratelimit), for the password throttle.
     """
     _registered(user)
     checked = _check_password_unlocked(tournament_id, user, password, address)

@@ -3,6 +3,7 @@
 // notification socket (/ws/notify/), refetching /lobby.json on every change.
 
 import { backoffDelay } from "./play/client.js";
+import { sentenceWithName } from "./play/text.js";
 import { format, gettext, ngettext } from "./i18n.js";
 import { localiseDeadlines } from "./deadline.js";
 
@@ -223,7 +224,8 @@ function renderInvitations(invitations, names) {
   for (const item of invitations) {
     const row = document.createElement("li");
     row.dataset.gameId = item.id;
-    row.append(format(gettext("%(who)s invites you to play %(name)s"), { who: item.by, name: names[item.game] || item.name }), " ");
+    const sentence = gettext("%(who)s invites you to play %(name)s");
+    row.append(...sentenceWithName(sentence, { who: item.by, name: names[item.game] || item.name }, "who", item.bot), " ");
     // The clock, rated or casual, and the colour (worded by the server: Game.invitation_terms).
     const terms = document.createElement("span");
     terms.className = "invitation-terms";

@@ -1,6 +1,9 @@
 // The tournament page: live standings, the games being played and the countdown over
 // /ws/tournament/<id>/ (docs/protocol.md); your next game opens by itself when you are paired.
-// Everything from the server goes in as text, never as HTML.
+// Everything from the server goes in as text, never as HTML. A module, for the one
+// BOT mark every page's scripts share (play/text.js botMark).
+import { botMark } from "./play/text.js";
+
 (function () {
   "use strict";
   var root = document.querySelector("[data-tournament]");
@@ -67,6 +70,7 @@
       tr.setAttribute("data-player", row.name);
       tr.appendChild(el("td", String(row.rank)));
       var name = el("td", row.name);
+      if (row.bot) name.appendChild(botMark());
       if (row.fire) {
         var fire = el("span", " 🔥", "fire");
         fire.title = gettext("On a streak: points count double");
@@ -87,7 +91,10 @@
     list.replaceChildren();
     data.games.forEach(function (game) {
       var li = el("li");
-      var link = el("a", game.white + " – " + game.black);
+      var link = el("a", game.white);
+      if (game.white_bot) link.appendChild(botMark());
+      link.append(" – " + game.black);
+      if (game.black_bot) link.appendChild(botMark());
       link.href = game.url;
       li.appendChild(link);
       list.appendChild(li);

@@ -20,18 +20,36 @@ export function playerName(snapshot, side) {
   return player.name;
 }
 
-// A player's name in an element, with the BOT mark after it for a BOT account (issue #41),
-// as the server's {% bot_mark %} writes it.
+// The BOT mark that follows a BOT account's name (issue #41), as the server's
+// {% bot_mark %} writes it: every script that shows a name takes it from here.
+export function botMark() {
+  const mark = document.createElement("abbr");
+  mark.className = "bot-mark";
+  mark.title = gettext("A program plays this account");
+  mark.textContent = "BOT";
+  return mark;
+}
+
+// A player's name in an element, with the BOT mark after it for a BOT account.
 export function showName(element, snapshot, side) {
   element.textContent = playerName(snapshot, side);
   const player = snapshot.players[side];
-  if (player && player.bot) {
-    const mark = document.createElement("abbr");
-    mark.className = "bot-mark";
-    mark.title = gettext("A program plays this account");
-    mark.textContent = "BOT";
-    element.append(" ", mark);
+  if (player && player.bot) element.append(" ", botMark());
+}
+
+// A translated sentence with a player's name in it, as nodes: the name keeps its BOT
+// mark wherever the language puts it ("%(who)s invites you…" in one, later in another).
+export function sentenceWithName(template, values, key, bot) {
+  const nodes = [];
+  let at = 0;
+  for (const match of template.matchAll(/%\((\w+)\)s/g)) {
+    nodes.push(template.slice(at, match.index));
+    nodes.push(String(values[match[1]]));
+    if (match[1] === key && bot) nodes.push(botMark());
+    at = match.index + match[0].length;
   }
+  nodes.push(template.slice(at));
+  return nodes.filter((node) => node !== "");
 }
 
 function reasonSentence(snapshot) {

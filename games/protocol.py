@@ -156,7 +156,7 @@ class Result(TypedDict):
 
 
 class Snapshot(TypedDict):
-    """Everything a board page needs to draw a game (games.live.events.snapshot)."""
+    """Everything a board page needs to draw a game (games.live.bus.snapshot)."""
 
     id: int
     game: str
