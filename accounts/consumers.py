@@ -1,4 +1,7 @@
-"""The per-player notification socket: new messages, invitations, lobby changes."""
+"""The per-player notification socket: new messages, invitations, lobby changes.
+
+Other apps add their commands through ``accounts.hooks.notify_socket`` (the Watch page's feed).
+"""
 
 from __future__ import annotations
 
@@ -7,11 +10,14 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.utils.translation import gettext as _
 
+from accounts.hooks import notify_socket
 from config.websocket import JsonConsumer, SocketCode
 from core.messages import LOBBY_GROUP, user_group
 
 
 class NotificationConsumer(JsonConsumer):
+    parts = notify_socket
+
     async def connect(self) -> None:
         user = self.scope.get("user")
         self.groups_joined: list[str] = [LOBBY_GROUP]

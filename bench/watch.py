@@ -84,9 +84,6 @@ def main() -> None:
         ],
         batch_size=500,
     )  # fmt: skip
-    from ratings.selectors import ratings_in
-
-    watchlist.ratings_of = ratings_in  # as ratings/apps.py lends it
     games = watchlist.games_in_play()
     shown = sorted(shown_ids(games, set()))
 

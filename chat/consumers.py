@@ -1,21 +1,23 @@
-"""The chat's part of the game socket: ``GameSocket`` is the game's consumer with the chat mixed in.
+"""The chat's part of the game socket: its commands and group events, registered with games.
 
-The site routes ``/ws/game/<id>/`` to ``GameSocket`` (chat/routing.py, config/routing.py),
-so the games app never imports the chat: dependencies point from chat to games.
+chat/apps.py registers ``ChatPart`` in ``games.hooks.game_socket``; games routes
+``/ws/game/<id>/`` to its own consumer, which hands the chat's messages to this
+part (core/socket_parts.py). So the games app never imports the chat:
+dependencies point from chat to games.
 
-Kept apart so the game's own handlers stay as they are. A socket receives chat
-lines only once its page asks: ``chat_history`` answers with the recent lines
-the reader may see and turns the delivery on (a socket that never asks, such as
-a bot's or a benchmark's, costs nothing more than before). The mixin parses
-``chat``, ``chat_report`` and ``chat_settings`` frames for ``chat.services`` and
-filters the game group's chat events for its own reader (room, chat switch,
-blocks, mutes) before sending them. docs/protocol.md describes the messages.
+A socket receives chat lines only once its page asks: ``chat_history`` answers
+with the recent lines the reader may see and turns the delivery on (a socket
+that never asks, such as a bot's or a benchmark's, costs nothing more than
+before). The part parses ``chat``, ``chat_report`` and ``chat_settings`` frames
+for ``chat.services`` and filters the game group's chat events for its own
+reader (room, chat switch, blocks, mutes) before sending them.
+docs/protocol.md describes the messages.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from channels.db import database_sync_to_async
 from django.utils.translation import gettext as _
@@ -25,7 +27,8 @@ from accounts.identity import Identity
 from chat import selectors, services
 from chat.models import MAX_LENGTH, ChatLine
 from chat.presets import preset_text
-from games.live.consumers import GameConsumer, register_command
+from core.socket_parts import SocketPart
+from games.live.consumers import GameConsumer
 
 
 @dataclass(frozen=True)
@@ -59,22 +62,35 @@ def _in_db_thread(func):
     return database_sync_to_async(func, thread_sensitive=False)
 
 
-class ChatMixin:
-    """Needs ``game_id``, ``side``, ``identity``, ``scope``, ``send_json`` and ``send_error`` (GameConsumer's)."""
+class ChatPart(SocketPart[GameConsumer]):
+    """One game socket's chat: what its reader asked to see, and the chat's commands."""
 
-    game_id: int
-    side: int | None
-    identity: Identity
-    scope: dict[str, Any]
+    events = ("chat_line", "chat_hidden")
 
     # Until the page asks for the history the socket receives no lines.
     chat_settings = selectors.ChatSettings(enabled=False, spectators=False)
 
-    if TYPE_CHECKING:  # JsonConsumer's; declared, not defined, so they never shadow it
+    @property
+    def game_id(self) -> int:
+        return self.socket.game_id
 
-        async def send_json(self, content: dict[str, Any]) -> None: ...
+    @property
+    def side(self) -> int | None:
+        return self.socket.side
 
-        async def send_error(self, code: str, text: str, *, ref: Any = None, **extra: Any) -> None: ...
+    @property
+    def identity(self) -> Identity:
+        return self.socket.identity
+
+    @property
+    def scope(self) -> dict[str, Any]:
+        return self.socket.scope
+
+    async def send_json(self, content: dict[str, Any]) -> None:
+        await self.socket.send_json(content)
+
+    async def send_error(self, code: str, text: str, *, ref: Any = None) -> None:
+        await self.socket.send_error(code, text, ref=ref)
 
     async def on_chat_history(self, message: dict[str, Any]) -> None:
         """The recent lines, then every new one: events queue behind this handler, and one
@@ -168,7 +184,7 @@ class ChatMixin:
             return
         # Stored and committed (autocommit), on this loop or in a thread; announced from here,
         # without a second hop from a thread back into this loop (docs/performance.md, "Chat").
-        await services.announce_line(result, layer=getattr(self, "channel_layer", None))
+        await services.announce_line(result, layer=getattr(self.socket, "channel_layer", None))
 
     async def on_chat_report(self, message: dict[str, Any]) -> None:
         line, reason = message.get("line"), message.get("reason", "")
@@ -199,15 +215,3 @@ class ChatMixin:
             await self.send_error(verdict.value, verdict.text, ref=message)
             return
         await self.send_chat_history()  # the lines of the room just shown, or without it
-
-
-class GameSocket(ChatMixin, GameConsumer):
-    """The game socket of the site: the game's own messages and its chat."""
-
-
-# The chat's commands on the game socket: ``/ws/game/<id>/`` is routed to ``GameSocket``,
-# which has the handlers (chat/routing.py).
-register_command("chat_history", ChatMixin.on_chat_history)
-register_command("chat", ChatMixin.on_chat)
-register_command("chat_report", ChatMixin.on_chat_report)
-register_command("chat_settings", ChatMixin.on_chat_settings)

@@ -15,7 +15,9 @@ never act for somebody who is no longer signed in.
 
 Handlers are ``async def on_<type>(self, message: dict)`` methods, found by
 ``handler_for``; a socket that declares its commands (the game's, from
-``games.protocol.CommandType``) overrides it with its own table.
+``games.protocol.CommandType``) overrides it with its own table. Commands and group
+events the socket has no handler for may be answered by a part another app
+registered for it (core/socket_parts.py).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from core.messages import compact_json
+from core.socket_parts import HasParts
 
 logger = logging.getLogger(__name__)
 
@@ -176,7 +179,7 @@ async def dispatch_from(sources: list[Callable[[], Awaitable[Message]]], dispatc
         await asyncio.gather(*readers, return_exceptions=True)  # the first one's error is raised above
 
 
-class JsonConsumer(AsyncWebsocketConsumer):
+class JsonConsumer(HasParts, AsyncWebsocketConsumer):
     """Parse, size-check and rate-limit inbound frames; dispatch by ``type``.
 
     Everything a socket does (its handlers, the services they call, the error
@@ -207,7 +210,8 @@ class JsonConsumer(AsyncWebsocketConsumer):
         """
         if not hasattr(self, "language"):
             self.language = scope_language(self.scope)
-        handler = getattr(self, get_handler_name(message), None)
+        name = get_handler_name(message)
+        handler = getattr(self, name, None) or self.part_event(name)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         with translation.override(self.language):
@@ -258,6 +262,10 @@ class JsonConsumer(AsyncWebsocketConsumer):
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
         self.closing = True
+        try:
+            await self.close_parts()
+        except Exception:  # a part's clean-up must not skip the socket's own
+            logger.exception("a part of the socket %s failed to close", getattr(self, "channel_name", "?"))
         if getattr(self, "auth_group", None):
             await self.channel_layer.group_discard(self.auth_group, self.channel_name)
         await super().websocket_disconnect(message)
@@ -313,7 +321,9 @@ class JsonConsumer(AsyncWebsocketConsumer):
 
     def handler_for(self, kind: str) -> Callable[[dict[str, Any]], Awaitable[None]] | None:
         """The handler of a client message of type ``kind``; None refuses it as ``unknown_type``."""
-        return getattr(self, f"on_{kind}", None) if kind.isidentifier() else None
+        if not kind.isidentifier():
+            return None
+        return getattr(self, f"on_{kind}", None) or self.part_command(kind)
 
     async def send_json(self, content: dict[str, Any]) -> None:
         await self.send(text_data=compact_json(content))

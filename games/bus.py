@@ -22,6 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.messages import LOBBY_GROUP, compact_json, send_to_group, user_group
+from games.hooks import changes_of
 from games.models import Game
 from games.protocol import (
     EndReasonName,
@@ -34,7 +35,6 @@ from games.protocol import (
     Result,
     Snapshot,
 )
-from games.store import ratings as lent_ratings
 from games.store.selectors import your_move_count
 
 
@@ -110,9 +110,9 @@ def snapshot(game: Game, *, known_players: list[Player | None] | None = None) ->
         "can_redo": live["can_redo"],
         "rematch_offer": game.rematch_offer_side,
         "rematch_url": f"/play/{game.rematch_id}/" if game.rematch_id else None,
-        # Read through the hook the ratings app lends (games never imports ratings); only
+        # Read through games.hooks, which the ratings app fills (games never imports ratings); only
         # for a game that is over, so the fast path's snapshots of running games read nothing.
-        "rating_changes": lent_ratings.changes_of(game) if game.is_over else [None, None],
+        "rating_changes": changes_of(game) if game.is_over else [None, None],
     }
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, TypedDict
 
-from games.store.ratings import RatingShift
+from games.hooks import RatingShift
 
 # --- client -> server -------------------------------------------------------------
 

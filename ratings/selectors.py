@@ -18,10 +18,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engines import ENGINES
+from games.hooks import RatingShift
 from games.kinds import game_name
 from games.models import Favourite, Game
 from games.services.analysis import summaries_for
-from games.store.ratings import RatingShift
 from ratings.charts import sparkline
 from ratings.elo import INITIAL_RATING, is_provisional, shown
 from ratings.enums import Result, UnratedReason
@@ -441,7 +441,7 @@ def rating_shift(change: RatingChange) -> RatingShift:
 def rating_changes_of(game: Game) -> list[RatingShift | None]:
     """Per side, the rating change ``game`` made (None: unrated, not applied yet, or not a registered player).
 
-    Lent to games as ``games.store.ratings.changes_of``: the game page's
+    Registered with games as its ``changes_of`` hook (games/hooks.py): the game page's
     snapshot and game-over panel show it without importing ratings.
     """
     by_user = {change.user_id: change for change in RatingChange.objects.filter(game_id=game.pk)}

@@ -7,9 +7,9 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
-        from games.store import tournament as lent_tournament
+        from games.hooks import register_tournament_reader
         from tournaments import receivers  # noqa: F401  (connects to games' game_finished signal)
         from tournaments.selectors import tournament_of_game
 
-        # The game page names its tournament; games never imports tournaments, so tournaments lends it.
-        lent_tournament.tournament_of = tournament_of_game
+        # The game page names its tournament; games never imports tournaments, so it reads it through its hook.
+        register_tournament_reader(tournament_of_game)

@@ -35,7 +35,7 @@ class TournamentConsumer(JsonConsumer):
         user = self.scope.get("user")
         self.user_id = user.pk if user is not None and user.is_authenticated else None
         if self.user_id is not None:
-            from accounts.consumers import user_group
+            from core.messages import user_group
 
             await self._join(user_group(self.user_id))  # "tournament_game": where your next game is
             await presence.arrive(self.tournament_id, self.user_id, self.channel_name)

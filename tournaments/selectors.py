@@ -6,8 +6,8 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 
+from games.hooks import TournamentLink
 from games.models import Game
-from games.store.tournament import TournamentLink
 from tournaments.models import Pairing, Participant, Tournament
 from tournaments.rules import on_fire
 

@@ -3,6 +3,8 @@
 Thin by design: parse, find out who is asking, call a service in a database
 thread, answer the sender. Broadcasts come only from the services (after
 commit), so a move made over HTTP or by a Celery task looks the same.
+Commands and group events of other apps (the chat) are answered by the parts
+they register in ``games.hooks.game_socket`` (core/socket_parts.py).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from django.utils.translation import gettext as _
 from accounts.identity import Identity, identity_from_scope
 from config.websocket import JsonConsumer
 from core.messages import GameEvent, MoveEvent, asend_to_group, compact_json
-from games import bus, services
+from games import bus, hooks, services
 from games.live import events, fastpath, presence, spectators
 from games.models import EndReason, Game
 from games.protocol import CommandType, Snapshot
@@ -32,21 +34,11 @@ CLOSE_BOT = 4403  # a BOT account: its games are played through the Play API (do
 # A command's handler: called with the socket it came in on and the client's message.
 Command = Callable[[Any, dict[str, Any]], Awaitable[None]]
 
-# Every command the game socket takes, by its ``type``: the protocol's own (``CommandType``,
-# declared once below the socket) and those an app built on games adds with ``register_command``
-# (the chat's). Any other type is refused as ``unknown_type``.
+# The game's own commands, by their ``type``: the protocol's (``CommandType``, declared once
+# below the socket; filled at the end of this module). An app built on games adds its own as
+# a part of the socket (``games.hooks.register_game_socket_part``: the chat's). Any other type
+# is refused as ``unknown_type``.
 COMMANDS: dict[str, Command] = {}
-
-
-def register_command(kind: str, handler: Command) -> None:
-    """Let the game socket take messages of type ``kind``: ``handler(socket, message)`` runs for each.
-
-    For the apps built on games, which games never imports. A type taken twice
-    is a mistake, refused here rather than left to whichever import came last.
-    """
-    if kind in COMMANDS:
-        raise ValueError(f"the game socket already takes {kind!r} messages")
-    COMMANDS[kind] = handler
 
 
 class Opened(NamedTuple):
@@ -158,6 +150,8 @@ async def _version(game_id: int) -> int | None:
 
 
 class GameConsumer(JsonConsumer):
+    parts = hooks.game_socket
+
     game_id: int
     side: int | None
     identity: Identity
@@ -166,9 +160,10 @@ class GameConsumer(JsonConsumer):
     viewer: str | None = None  # a spectator's viewer (games/live/spectators.py); None for a player
 
     def handler_for(self, kind: str) -> Callable[[dict[str, Any]], Awaitable[None]] | None:
-        """Only the declared commands (``COMMANDS``): a method that happens to be named ``on_<type>`` is not one."""
+        """The declared commands (``COMMANDS``), then the registered parts' (``games.hooks.game_socket``);
+        a method that happens to be named ``on_<type>`` is not one."""
         command = COMMANDS.get(kind)
-        return None if command is None else functools.partial(command, self)
+        return self.part_command(kind) if command is None else functools.partial(command, self)
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -436,5 +431,4 @@ _PROTOCOL_COMMANDS: dict[CommandType, Command] = {
 }
 if set(_PROTOCOL_COMMANDS) != set(get_args(CommandType)):  # mypy checks the names; this, that none is missing
     raise RuntimeError("games.live.consumers: every protocol.CommandType needs its handler, and only those")
-for _kind, _handler in _PROTOCOL_COMMANDS.items():
-    register_command(_kind, _handler)
+COMMANDS.update(_PROTOCOL_COMMANDS.items())

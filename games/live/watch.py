@@ -1,8 +1,8 @@
 """The Watch page's feed, on the notification socket: the games in play and the TV, pushed as they change.
 
-``WatchSocket`` is the accounts' notification consumer with ``watch`` added (the
-site routes ``/ws/notify/`` to it, config/routing.py), so accounts never imports
-games. A socket that sends ``{"type": "watch"}`` gets the list at once and again
+``WatchPart`` adds ``watch`` to the accounts' notification socket: games registers
+it in ``accounts.hooks.notify_socket`` (games/apps.py), so accounts never imports
+games and ``/ws/notify/`` keeps one consumer. A socket that sends ``{"type": "watch"}`` gets the list at once and again
 whenever what it would show changes (docs/protocol.md, "Games to watch").
 
 Why a refresh every ``GAMES_WATCH_SECONDS`` (2 s) in each daphne process that has
@@ -30,6 +30,7 @@ from django.utils import translation
 from accounts.consumers import NotificationConsumer
 from accounts.services.blocks import related_by_blocks
 from config.websocket import compact_json
+from core.socket_parts import SocketPart
 from games.live import spectators
 from games.store import watchlist
 from games.store.watchlist import Watchable
@@ -71,13 +72,13 @@ class Feed:
     """The Watch pages of this process on one event loop, refreshed together while any is open."""
 
     def __init__(self) -> None:
-        self.sockets: set[WatchSocket] = set()
+        self.sockets: set[WatchPart] = set()
         self.task: asyncio.Task | None = None
         self.games: list[Watchable] | None = None
         self.read_at = 0.0
         self._shared: dict[str, str] = {}  # by language
 
-    async def join(self, socket: WatchSocket) -> None:
+    async def join(self, socket: WatchPart) -> None:
         self.sockets.add(socket)
         if self.games is None or time.monotonic() - self.read_at > settings.GAMES_WATCH_SECONDS:
             await self.refresh(push=False)
@@ -85,7 +86,7 @@ class Feed:
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(self.run(), name="watch-feed")
 
-    def leave(self, socket: WatchSocket) -> None:
+    def leave(self, socket: WatchPart) -> None:
         self.sockets.discard(socket)
         if not self.sockets and self.task is not None:
             self.task.cancel()  # nobody watches here: read nothing until someone does
@@ -127,12 +128,16 @@ def feed() -> Feed:
     return _feeds[loop]
 
 
-class WatchSocket(NotificationConsumer):
-    """The notification socket, plus the Watch page's feed for the pages that ask for it."""
+class WatchPart(SocketPart[NotificationConsumer]):
+    """The Watch page's feed on one notification socket, for the pages that ask for it."""
 
     blocked: set[int] = set()
     watching = False
     last_sent = ""
+
+    @property
+    def language(self) -> str:
+        return self.socket.language
 
     async def on_watch(self, message: dict[str, Any]) -> None:
         """Send the games to watch now and whenever they change, until the socket closes."""
@@ -141,14 +146,13 @@ class WatchSocket(NotificationConsumer):
             return
         self.watching = True
         self.blocked = await database_sync_to_async(related_by_blocks, thread_sensitive=False)(
-            self.scope.get("user")
+            self.socket.scope.get("user")
         )
         await feed().join(self)
 
-    async def disconnect(self, code: int) -> None:
+    async def closed(self) -> None:
         if self.watching:
             feed().leave(self)
-        await super().disconnect(code)
 
     async def show(self, games: list[Watchable], shared: str, *, force: bool = False) -> None:
         """Send this viewer's list if it changed (``shared``: the list of a viewer with no block, in this
@@ -160,4 +164,4 @@ class WatchSocket(NotificationConsumer):
             text = shared
         if text != self.last_sent or force:
             self.last_sent = text
-            await self.send(text_data=text)
+            await self.socket.send(text_data=text)

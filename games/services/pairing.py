@@ -44,12 +44,11 @@ from django.utils.translation import gettext as _
 
 from accounts.identity import Identity
 from core.ratelimit import take_slot
-from games import bus
+from games import bus, hooks
 from games.kinds import KINDS
 from games.models import FISCHER_PRESETS, Game, Seek
 from games.services.base import Code, GameError, now
 from games.services.setup import create_paired_game
-from games.store import ratings as lent_ratings
 
 BASE_RANGE = 150
 WIDEN_BY = 50
@@ -102,7 +101,7 @@ def seek(
     # Issue #38: 200 seeks in 4.4 s all ran the pairing. A few a minute is plenty for people.
     if not take_slot(f"games:seeks:{user.pk}", getattr(settings, "GAMES_SEEKS_PER_MINUTE", 10), 60):
         raise GameError(Code.RATE_LIMITED, _("You are looking for games too quickly. Please wait a minute."))
-    rating = int(lent_ratings.rating_of(user, game, correspondence=bool(days_per_move)))
+    rating = int(hooks.rating_of(user, game, correspondence=bool(days_per_move)))
     with transaction.atomic():
         Seek.objects.filter(user=user).delete()
         Seek.objects.create(

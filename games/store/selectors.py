@@ -7,10 +7,10 @@ from datetime import datetime
 
 from django.db.models import F, Q
 
+from games import hooks
 from games.engines.record import dump_record
 from games.kinds import game_name
 from games.models import SPEED_BOUNDS, SPEED_MOVES, Game, Speed, clock_speed
-from games.store import ratings as lent_ratings
 
 RECENT_GAMES = 10
 
@@ -152,7 +152,7 @@ def open_challenges(*, viewer, wanted: LobbyFilter | None = None) -> list[Challe
 
     Blocks hide a challenge both ways (the viewer's own always show). The
     rating range applies to the challenger's rating in that game, read through
-    the reader the ratings app lends (games/store/ratings.py).
+    the ratings app's reader (games/hooks.py).
     """
     from accounts.services.blocks import either_blocked
 
@@ -180,7 +180,7 @@ def open_challenges(*, viewer, wanted: LobbyFilter | None = None) -> list[Challe
         if user is not None and creator is not None and not mine and either_blocked(creator, user):
             continue
         rating, provisional = (
-            lent_ratings.standing_of(creator, game.game, correspondence=game.days_per_move > 0)
+            hooks.standing_of(creator, game.game, correspondence=game.days_per_move > 0)
             if creator
             else (0, False)
         )

@@ -20,15 +20,15 @@ from typing import Any
 
 from django.db.models import Q
 
+from games import hooks
+from games.hooks import Ratings
 from games.kinds import KINDS
 from games.models import Game, time_control_label
-from games.store import ratings as lent_ratings
-from games.store.ratings import Ratings
 
 READ_LIMIT = 500  # games in play read per refresh, the most recently started first
 SHOWN = 30  # rows a viewer gets: the page shows no more
 WATCHED_LEVELS = ("medium", "hard")
-START_RATING = 1500
+START_RATING = hooks.DEFAULT_RATING
 
 
 @dataclass(frozen=True)
@@ -113,7 +113,7 @@ def games_in_play(*, limit: int = READ_LIMIT) -> list[Watchable]:
             "user1_id", "user1__username", "user1__is_bot", "guest1_name", "ai1",
         )
     )  # fmt: skip
-    ratings = lent_ratings.ratings_in(in_play) if rows else {}
+    ratings = hooks.ratings_in(in_play) if rows else {}
     games = [_watchable(row, ratings) for row in rows]
     games.sort(key=lambda game: (game.computer, -game.strength, -game.id))
     return games

@@ -14,13 +14,12 @@ from django.views.decorators.http import require_POST
 
 from accounts.identity import forget_new_guest, identity_from_request
 from core.ratelimit import request_address
-from games import bus, services
+from games import bus, hooks, services
 from games.kinds import KINDS
 from games.models import Analysis, Game, time_control_label
 from games.services import analysis as game_analysis
 from games.services import analysis_board as board_analysis
 from games.services import replays
-from games.store import tournament as lent_tournament
 from games.store.selectors import open_challenges, record_text, your_move
 from games.web.forms import LobbyFilterForm, NewGameForm
 
@@ -201,7 +200,7 @@ def play(request, game_id: int):
             "side": side,
             "snapshot": {**bus.snapshot(game), "you": side},
             "replay_page_size": replays.PAGE,  # looking back fetches the replay's pages
-            "tournament": lent_tournament.tournament_of(game.pk) if game.kind == Game.Kind.LOBBY else None,
+            "tournament": hooks.tournament_of(game.pk) if game.kind == Game.Kind.LOBBY else None,
             # The link is the key to the free seat: only a seated player gets it.
             "invite_url": request.build_absolute_uri(f"/join/{game.invite_token}/")
             if side is not None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from chat.consumers import ChatMixin
+from chat.consumers import ChatPart
 from chat.presets import PRESETS
 from chat.services import Verdict
 
@@ -22,7 +22,7 @@ def test_every_chat_refusal_is_documented_and_every_documented_one_exists():
 
 
 def test_every_chat_command_the_socket_understands_is_documented():
-    handlers = {name.removeprefix("on_") for name in vars(ChatMixin) if name.startswith("on_")}
+    handlers = set(ChatPart.command_names())
     documented = set(re.findall(r'^\| `\{"type": "([a-z_]+)"', CHAT, flags=re.MULTILINE))
     assert handlers == documented == {"chat", "chat_history", "chat_report", "chat_settings"}
 

@@ -5,16 +5,16 @@ Live pools (a clock) and correspondence pools (days per move) alike.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
 
 from accounts.services.blocks import block
 from accounts.signals import notify_socket_closed
-from games import bus, services
+from games import bus, hooks, services
 from games.models import DAY_SECONDS, Game, Seek
 from games.services import pairing
-from games.store import ratings as lent_ratings
 from tests.people import me
 
 pytestmark = pytest.mark.django_db
@@ -24,10 +24,12 @@ pytestmark = pytest.mark.django_db
 def ratings(monkeypatch):
     """The players' ratings, as the ratings app would give them."""
     table: dict[str, int] = {}
-    monkeypatch.setattr(
-        lent_ratings, "rating_of", lambda user, game, correspondence=False: table.get(user.username, 1500)
-    )
-    return table
+
+    def rating_of(user, game, *, correspondence=False):
+        return table.get(user.username, hooks.DEFAULT_RATING)
+
+    with hooks.ratings.overridden(replace(hooks.ratings.value, rating_of=rating_of)):
+        yield table
 
 
 def test_two_players_pressing_the_same_button_land_in_one_game_the_first_seeker_first(user_factory, ratings):
