@@ -21,7 +21,8 @@ from games.ai.analysis.judging import judge_move
 from games.ai.analysis.search import terminal
 from games.engines.base import Engine, State
 
-# One entry per game; a game's own module (games/ai/analysis/<slug>.py) makes its hooks.
+# One entry per game; a game's own module (games/ai/analysis/<slug>.py) makes its hooks. A new game
+# adds its module here until the GameKind registry (issue #40) holds each game's hooks.
 HOOKS: dict[str, AnalysisHooks] = {
     hooks.slug: hooks
     for hooks in (reversi.HOOKS, ataxx.HOOKS, quantum_ttt.HOOKS, ultimate_ttt.HOOKS, four_tac_toe.HOOKS)
