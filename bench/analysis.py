@@ -1,4 +1,4 @@
-"""Time the post-game analysis (games/ai/analysis.py) of whole games of each game.
+"""Time the post-game analysis (games/ai/analysis/) of whole games of each game.
 
     .venv/bin/python bench/analysis.py [--games N] [--seed S] [--python] [GAME ...]
 

@@ -32,9 +32,11 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import math
 import multiprocessing
 import sys
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from random import Random
@@ -43,6 +45,62 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.ai import analysis  # noqa: E402
 from games.engines import ENGINES, get  # noqa: E402
+
+# The fitting lives here, not in games.ai.analysis: the site never fits, it reads what --write stored.
+
+
+def log_loss(samples: Sequence[tuple[float, float]], scale: float) -> float:
+    """Mean log loss of the logistic ``1 / (1 + exp(-score / scale))`` on (score, result 0..1) samples."""
+    total = 0.0
+    for score, result in samples:
+        p = 1.0 / (1.0 + math.exp(max(-60.0, min(60.0, -score / scale))))
+        p = min(1 - 1e-9, max(1e-9, p))
+        total -= result * math.log(p) + (1 - result) * math.log(1 - p)
+    return total / len(samples)
+
+
+def fit_scale(samples: Sequence[tuple[float, float]]) -> float:
+    """The maximum-likelihood logistic scale for (score, result) samples.
+
+    A golden-section search on log(scale) between 0.001 and 10,000: the loss has one minimum.
+    """
+    low, high = math.log(1e-3), math.log(1e4)
+    ratio = (math.sqrt(5) - 1) / 2
+    a, b = high - ratio * (high - low), low + ratio * (high - low)
+    fa, fb = log_loss(samples, math.exp(a)), log_loss(samples, math.exp(b))
+    for _ in range(80):
+        if fa < fb:
+            high, b, fb = b, a, fa
+            a = high - ratio * (high - low)
+            fa = log_loss(samples, math.exp(a))
+        else:
+            low, a, fa = a, b, fb
+            b = low + ratio * (high - low)
+            fb = log_loss(samples, math.exp(b))
+    return math.exp((low + high) / 2)
+
+
+def fit_slip(proofs: Sequence[tuple[int, bool]]) -> float:
+    """The maximum-likelihood ``slip`` for (plies to the end, the proven result held) samples:
+    P(held) = (1 - slip) ** plies. A golden-section search on slip in (0, 0.5): the loss has one
+    minimum."""
+
+    def loss(slip: float) -> float:
+        total = 0.0
+        for plies, held in proofs:
+            kept = (1.0 - slip) ** plies
+            total -= math.log(max(1e-12, kept if held else 1.0 - kept))
+        return total
+
+    low, high = 1e-6, 0.5
+    ratio = (math.sqrt(5) - 1) / 2
+    for _ in range(80):
+        a, b = high - ratio * (high - low), low + ratio * (high - low)
+        if loss(a) < loss(b):
+            high = b
+        else:
+            low = a
+    return (low + high) / 2
 
 
 def self_play(
@@ -102,18 +160,18 @@ def main() -> None:
             samples += [(score, result if side == 0 else 1.0 - result) for score, side in positions]
             winner = None if result == 0.5 else (0 if result == 1.0 else 1)
             proofs += [(mate, winner == proven_winner) for mate, proven_winner, _ in proven]
-        scale = analysis.fit_scale(samples)
+        scale = fit_scale(samples)
         before = analysis.scale_of(slug)
         seconds = time.time() - started
         print(
             f"{slug:<13} games {args.games} (first player {sum(results):.1f}) positions {len(samples):>5}"
-            f"  scale {scale:8.3f} (was {before:.3f})  log loss {analysis.log_loss(samples, scale):.4f}"
-            f" (was {analysis.log_loss(samples, before):.4f}, coin 0.6931)  {seconds:.0f} s with {args.jobs} job(s)",
+            f"  scale {scale:8.3f} (was {before:.3f})  log loss {log_loss(samples, scale):.4f}"
+            f" (was {log_loss(samples, before):.4f}, coin 0.6931)  {seconds:.0f} s with {args.jobs} job(s)",
             flush=True,
         )
         slip = None
         if proofs:
-            per_ply = analysis.fit_slip(proofs)
+            per_ply = fit_slip(proofs)
             held = sum(h for _, h in proofs)
             slip = {"per_ply": round(per_ply, 4), "proven_positions": len(proofs), "held": held}
             print(
@@ -125,7 +183,7 @@ def main() -> None:
             "scale": round(scale, 4),
             "games": args.games,
             "positions": len(samples),
-            "log_loss": round(analysis.log_loss(samples, scale), 4),
+            "log_loss": round(log_loss(samples, scale), 4),
             "seed": args.seed,
             "epsilon": args.epsilon,
             "opening": args.opening,
