@@ -11,8 +11,8 @@ from channels.db import database_sync_to_async
 from django.utils.translation import gettext as _
 
 from accounts.hooks import notify_socket
-from config.websocket import JsonConsumer, SocketCode
 from core.messages import LOBBY_GROUP, user_group
+from core.websocket import JsonConsumer, SocketCode
 
 
 class NotificationConsumer(JsonConsumer):

@@ -22,8 +22,8 @@ from accounts.services.preferences import (
     guest_screen_reader,
     remember_language,
 )
-from config.websocket import auth_group
 from core.messages import AuthRevoked, send_to_group
+from core.websocket import auth_group
 
 
 @receiver(user_signed_up, dispatch_uid="accounts_keep_guest_preferences")

@@ -6,7 +6,7 @@ sends to check whether the session needs saving (sockets never change it). A
 reconnect storm is thousands of socket opens at once, so here:
 
 - the session is read from the cache on the event loop when the cache can do
-  that (``config.cache.SharedRedisCache.aget``), as the ``cached_db`` backend
+  that (``core.cache.SharedRedisCache.aget``), as the ``cached_db`` backend
   would read it; otherwise, or when the cache has lost it, in one database
   thread call, as Django reads it;
 - a guest needs nothing more; a registered player's user row is loaded in one
@@ -33,7 +33,7 @@ from django.contrib.sessions.backends.base import SessionBase
 from django.core.cache import caches
 from django.http import parse_cookie
 
-from config.cache import SharedRedisCache
+from core.cache import SharedRedisCache
 
 
 def scope_cookies(scope: dict[str, Any]) -> dict[str, str]:

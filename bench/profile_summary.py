@@ -63,7 +63,7 @@ STAGES: list[tuple[str, str]] = [
         "thread-pool hand-offs (asgiref, concurrent.futures, threading)",
         r"pkg:(asgiref|stdlib concurrent|stdlib threading)$",
     ),
-    ("consumer dispatch (channels, config.websocket, games.live.consumers)", r"pkg:(channels|config|games)$"),
+    ("consumer dispatch (channels, core.websocket, games.live.consumers)", r"pkg:(channels|config|games)$"),
     ("JSON", r"pkg:stdlib json$"),
     ("asyncio event loop", r"pkg:stdlib asyncio$"),
 ]

@@ -39,7 +39,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from config.websocket import compact_json  # noqa: E402
+from core.websocket import compact_json  # noqa: E402
 from games.live import spectators  # noqa: E402
 from games.live.watch import payload, shown_ids  # noqa: E402
 from games.models import Game  # noqa: E402

@@ -31,8 +31,8 @@ from accounts.services.preferences import GUEST_FIELDS, SESSION_KEY, clean_prefe
 from chat import selectors
 from chat.models import MAX_LENGTH, ChatLine, ChatMute, ChatReport
 from chat.presets import PRESETS
-from config.cache import SharedRedisCache
 from core import messages
+from core.cache import SharedRedisCache
 from games.bus import game_group
 from games.live import fastpath
 from games.models import Game

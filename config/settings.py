@@ -337,7 +337,7 @@ CELERY_BEAT_SCHEDULE = {
 
 CACHES = {
     "default": (
-        {"BACKEND": "config.cache.SharedRedisCache", "LOCATION": REDIS_URL}
+        {"BACKEND": "core.cache.SharedRedisCache", "LOCATION": REDIS_URL}
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
@@ -536,8 +536,8 @@ if PRESENCE_TTL_SECONDS < 1:
     raise ImproperlyConfigured(f"PRESENCE_TTL_SECONDS must be 1 or more, not {PRESENCE_TTL_SECONDS}")
 if REDIS_URL:
     # Sessions go through a cache that takes an unreachable Redis for a miss, so a
-    # daphne that lost Redis still reads them from the database (config/cache.py).
-    CACHES["sessions"] = {"BACKEND": "config.cache.SessionRedisCache", "LOCATION": REDIS_URL}
+    # daphne that lost Redis still reads them from the database (core/cache.py).
+    CACHES["sessions"] = {"BACKEND": "core.cache.SessionRedisCache", "LOCATION": REDIS_URL}
     SESSION_CACHE_ALIAS = "sessions"
 
 LOGGING = {

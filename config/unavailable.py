@@ -5,7 +5,7 @@ kept sending players there, and they met 500 pages and broken socket handshakes.
 Now, on that process:
 
 - pages that need no Redis render as usual: cached sessions are read from the
-  database (``config.cache.SessionRedisCache``), and presence is only read by sockets;
+  database (``core.cache.SessionRedisCache``), and presence is only read by sockets;
 - a page that does need it (a session that must be deleted, a broadcast, a task
   to queue) gets the 503 page below instead of the 500 one; nginx sends an
   idempotent request that got 503 to another daphne (``proxy_next_upstream``);

@@ -113,7 +113,7 @@ class Notify(TypedDict):
 
 
 class AuthRevoked(TypedDict):
-    """The user's sessions ended (all of them, or ``session``): their sockets close (config.websocket)."""
+    """The user's sessions ended (all of them, or ``session``): their sockets close (core.websocket)."""
 
     type: Literal["auth.revoked"]
     session: str | None

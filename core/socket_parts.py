@@ -91,7 +91,7 @@ class SocketParts:
 
 
 class HasParts:
-    """The part of ``JsonConsumer`` that finds a part's handler and closes the parts (config/websocket.py)."""
+    """The part of ``JsonConsumer`` that finds a part's handler and closes the parts (core/websocket.py)."""
 
     parts: ClassVar[SocketParts | None] = None
     _made: dict[type[SocketPart[Any]], SocketPart[Any]]

@@ -65,7 +65,7 @@ EventName = Literal[
 
 # The codes an ``error`` message can carry: every services.Code, and the socket's own.
 ErrorCode = Literal[
-    # the socket itself (config/websocket.py, games/live/consumers.py)
+    # the socket itself (core/websocket.py, games/live/consumers.py)
     "malformed",
     "binary",
     "unknown_type",

@@ -73,7 +73,7 @@ def _no_presence_heartbeat_in_the_test_process(monkeypatch):
 
 @pytest.fixture(autouse=True)
 def _fresh_cache_and_layers():
-    from config.cache import forget_async_clients
+    from core.cache import forget_async_clients
     from games.live import fastpath, spectators
     from games.store.connections import close_connections
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
-from config.websocket import JsonConsumer
+from core.websocket import JsonConsumer
 from tournaments import live, presence, selectors
 
 CLOSE_NOT_FOUND = 4404

@@ -18,7 +18,7 @@ from functools import cache
 
 from django.conf import settings
 
-from config.cache import async_redis
+from core.cache import async_redis
 
 TTL_SECONDS = 30.0
 

@@ -19,8 +19,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.identity import Identity, identity_from_scope
-from config.websocket import JsonConsumer
 from core.messages import GameEvent, MoveEvent, asend_to_group, compact_json
+from core.websocket import JsonConsumer
 from games import bus, hooks, services
 from games.live import events, fastpath, presence, spectators
 from games.models import EndReason, Game

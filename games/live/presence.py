@@ -41,7 +41,7 @@ from functools import cache
 
 from django.conf import settings
 
-from config.cache import async_redis
+from core.cache import async_redis
 
 logger = logging.getLogger(__name__)
 

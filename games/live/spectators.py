@@ -30,7 +30,7 @@ from typing import Any
 from django.conf import settings
 
 from accounts.identity import Identity
-from config.cache import async_redis
+from core.cache import async_redis
 from core.messages import asend_to_group
 from games.bus import game_group
 from games.live import presence

@@ -29,8 +29,8 @@ from django.utils import translation
 
 from accounts.consumers import NotificationConsumer
 from accounts.services.blocks import related_by_blocks
-from config.websocket import compact_json
 from core.socket_parts import SocketPart
+from core.websocket import compact_json
 from games.live import spectators
 from games.store import watchlist
 from games.store.watchlist import Watchable

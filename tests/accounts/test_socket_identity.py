@@ -17,7 +17,7 @@ from django.core.cache import caches
 from accounts import socket_identity
 from accounts.guests import get_guest
 from accounts.identity import identity_from_scope
-from config.cache import forget_async_clients
+from core.cache import forget_async_clients
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,7 +27,7 @@ def sessions_in_redis(services, settings):
     url = services.ensure_redis()
     settings.CACHES = {
         "default": {
-            "BACKEND": "config.cache.SharedRedisCache",
+            "BACKEND": "core.cache.SharedRedisCache",
             "LOCATION": url,
             "KEY_PREFIX": "socket-identity",
         }

@@ -1,4 +1,4 @@
-"""One event loop's asyncio Redis client (config.cache.async_redis) when many sockets open at once."""
+"""One event loop's asyncio Redis client (core.cache.async_redis) when many sockets open at once."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from config import cache
+from core import cache
 
 pytestmark = [pytest.mark.services]
 

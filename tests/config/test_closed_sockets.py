@@ -13,7 +13,7 @@ import logging
 import pytest
 from autobahn.exception import Disconnected
 
-from config.websocket import JsonConsumer, TokenBucket
+from core.websocket import JsonConsumer, TokenBucket
 from tests.config.test_websocket import communicator
 
 pytestmark = [pytest.mark.django_db(transaction=True)]

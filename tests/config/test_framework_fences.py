@@ -2,7 +2,7 @@
 
 Five modules reach past a library's public surface, each for a measured reason
 (docs/performance.md): ``config/channel_layer.py`` (channels_redis),
-``config/websocket.py`` (channels' consumer loop), ``config/daphne_server.py``
+``core/websocket.py`` (channels' consumer loop), ``config/daphne_server.py``
 (daphne's server and Twisted's reactor),
 ``config/body_limit.py`` (daphne's request) and ``games/store/rows.py`` (Django's SQL
 compiler). pyproject.toml pins those libraries to the minor versions tested; this
@@ -59,7 +59,7 @@ def test_channels_consumer_loop_is_still_the_one_our_consumer_replaces():
     from channels.consumer import AsyncConsumer, get_handler_name
 
     source = inspect.getsource(AsyncConsumer.__call__)
-    # Ours (config/websocket.py JsonConsumer.__call__) does what this does, with its own loop.
+    # Ours (core/websocket.py JsonConsumer.__call__) does what this does, with its own loop.
     for step in ("self.scope = scope", "get_channel_layer", "new_channel", "channel_receive", "base_send"):
         assert step in source, f"channels' AsyncConsumer.__call__ no longer does {step!r}"
     assert "await_many_dispatch" in source

@@ -9,8 +9,8 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from config.routing import websocket_urlpatterns
-from config.websocket import JsonConsumer
 from core.socket_parts import SocketPart, SocketParts
+from core.websocket import JsonConsumer
 
 
 def test_no_two_websocket_routes_share_a_path():

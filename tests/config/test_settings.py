@@ -138,7 +138,7 @@ def test_deploy_check_complains_when_https_is_switched_off():
 def test_the_redis_cache_reuses_one_client_across_requests(settings):
     from django.core.cache.backends.redis import RedisCache
 
-    from config.cache import SharedRedisCache
+    from core.cache import SharedRedisCache
 
     first = SharedRedisCache("redis://127.0.0.1:1/0", {})
     second = SharedRedisCache("redis://127.0.0.1:1/0", {})

@@ -36,7 +36,7 @@ def lose_redis(settings) -> None:
     """This process's sessions as production keeps them (cached_db), on a Redis that is now gone."""
     settings.CACHES = {
         **settings.CACHES,
-        "sessions": {"BACKEND": "config.cache.SessionRedisCache", "LOCATION": dead_redis_url()},
+        "sessions": {"BACKEND": "core.cache.SessionRedisCache", "LOCATION": dead_redis_url()},
     }
     settings.SESSION_CACHE_ALIAS = "sessions"
     settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"

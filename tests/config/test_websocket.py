@@ -154,7 +154,7 @@ async def test_a_socket_s_messages_are_handled_one_at_a_time_and_its_readers_end
     when the consumer stops, the readers stop too (a layer drops the channel then)."""
     from channels.exceptions import StopConsumer
 
-    from config.websocket import dispatch_from
+    from core.websocket import dispatch_from
 
     frames: asyncio.Queue = asyncio.Queue()
     events: asyncio.Queue = asyncio.Queue()
@@ -192,7 +192,7 @@ async def test_a_socket_s_messages_are_handled_one_at_a_time_and_its_readers_end
 
 
 async def test_a_failing_source_ends_the_socket_s_loop_with_its_error():
-    from config.websocket import dispatch_from
+    from core.websocket import dispatch_from
 
     async def broken():
         raise ConnectionError("redis went away")

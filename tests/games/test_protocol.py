@@ -9,7 +9,7 @@ from typing import get_args
 import pytest
 
 from accounts.identity import Identity
-from config import websocket
+from core import websocket
 from games import bus, protocol, services
 from games.models import EndReason, Game
 

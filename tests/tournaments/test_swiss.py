@@ -93,7 +93,7 @@ def test_after_the_end_every_page_gets_the_final_standings_whatever_order_the_se
     # opened then said "Round 3 / 3" with the tie-breaks of before the last round.
     import json
 
-    from config.websocket import compact_json
+    from core.websocket import compact_json
     from tournaments import live, selectors
 
     for user in (alice, bob, carol):
