@@ -9,6 +9,7 @@ from django.core.cache import cache
 
 from config.celery import app as celery_app
 from tests.mail import Inbox, smtp_server
+from tests.move_paths import PATHS, MovePath, watch
 from tests.processes import EXTERNAL_SITE, Services, test_database_url, use_broker
 
 
@@ -258,3 +259,9 @@ def pytest_runtest_teardown(item, nextitem):
     if "celery_worker" in getattr(item, "fixturenames", ()):
         _wait_for_idle_worker()
     yield
+
+
+@pytest.fixture(params=PATHS)
+def move_path(request, settings) -> Iterator[MovePath]:
+    """The test runs once on each move path, ``[fast]`` and ``[locked]`` (tests/move_paths.py)."""
+    yield from watch(MovePath(request.param), settings)

@@ -1,4 +1,8 @@
-"""The chat over the game socket: who receives which line, and what a refusal looks like."""
+"""The chat over the game socket: who receives which line, and what a refusal looks like.
+
+Every test runs on both move paths (the ``move_path`` fixture): on ``[fast]`` a line is stored by the
+on-loop statement (``services.post_line_on_loop``), on ``[locked]`` by ``post_line`` in a database thread.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +20,7 @@ from chat.models import ChatLine, ChatReport
 from config.asgi import application
 from tests.chat.conftest import finish_games
 
-pytestmark = [pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("move_path")]
 
 
 def socket(game_id: int, cookie: str | None, *, language: str | None = None) -> WebsocketCommunicator:
@@ -71,7 +75,7 @@ async def close(*sockets: WebsocketCommunicator) -> None:
         await ws.disconnect()
 
 
-async def test_a_players_line_reaches_both_players_and_the_spectators_live(table):
+async def test_a_players_line_reaches_both_players_and_the_spectators_live(table, move_path):
     game_id, people = await table()
     a, history = await chatting(game_id, people["alice"][1])
     assert history["enabled"] is True and history["room"] == "players" and history["presets_only"] is False
@@ -88,6 +92,7 @@ async def test_a_players_line_reaches_both_players_and_the_spectators_live(table
     # A page opened later gets it in its history.
     late, history = await chatting(game_id, people["bob"][1])
     assert [line["text"] for line in history["lines"]] == ["<b>gl</b> https://example.com"]
+    assert move_path.loop_lines == move_path.on_fast(["<b>gl</b> https://example.com"])
     await close(a, b, c, late)
 
 

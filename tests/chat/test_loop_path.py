@@ -23,17 +23,14 @@ from chat import services
 from chat.models import ChatLine, ChatMute
 from chat.services import Verdict
 from games.store import on_loop
+from tests.move_paths import FAST, only_on
 from tests.people import me
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("move_path"),
+    only_on(FAST),  # each test posts its lines both ways itself: the on-loop one exists only on the fast path
 ]
-
-
-@pytest.fixture(autouse=True)
-def _on_the_loop():
-    if not services.posts_on_loop():
-        pytest.skip("needs the fast path's PostgreSQL connections and a Redis cache (REDIS_URL)")
 
 
 def _stored(result: services.Result) -> tuple | None:

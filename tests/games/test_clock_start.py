@@ -4,8 +4,8 @@ Before that no clock runs, a first move costs no time and earns no increment,
 and each first move has ``GAMES_FIRST_MOVE_SECONDS``: a game whose first move
 does not come in time is called off (never rated), whoever's move it was. A
 correspondence game's days per move run from the start and are its first-move
-window. The fast path (PostgreSQL) and the locked path decide with the same
-functions; the tests run both.
+window. The fast path and the locked path decide with the same functions; the
+socket tests run on both (the ``move_path`` fixture).
 """
 
 from __future__ import annotations
@@ -19,10 +19,7 @@ from django.utils import timezone
 from games import services
 from games.models import Game, Move
 from tests.games.test_consumers import next_of, open_socket
-from tests.games.test_live import locked_path_calls  # noqa: F401 (a fixture)
 from tests.people import me
-
-PATHS = [pytest.param(True, id="fast"), pytest.param(False, id="locked")]
 
 
 def _moves(game_id: int) -> list[tuple[int, int]]:
@@ -57,15 +54,9 @@ def _think(game_id: int, seconds: int) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("fast", PATHS)
 async def test_no_clock_runs_and_no_time_is_charged_until_each_side_has_moved(
-    fast,
-    human_game,
-    settings,
-    monkeypatch,
-    locked_path_calls,  # noqa: F811
+    move_path, human_game, monkeypatch
 ):
-    settings.GAMES_FAST_MOVES = fast
     later = Later(monkeypatch)
     game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)(minutes=3, increment=2)
     a, state = await open_socket(game_id, alice)
@@ -90,19 +81,14 @@ async def test_no_clock_runs_and_no_time_is_charged_until_each_side_has_moved(
     await next_of(a, "ack")
     (_, left) = (await database_sync_to_async(_moves)(game_id))[2]
     assert 180_000 - 11_000 + 2_000 <= left <= 180_000 - 10_000 + 2_000
+    assert move_path.fast_moves == move_path.on_fast(["d3", "c5", "d6"])
     await a.disconnect()
     await b.disconnect()
-    if fast:
-        assert locked_path_calls == [], "the moves took the fast path"
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("fast", PATHS)
 @pytest.mark.parametrize("late_ply", [0, 1])
-async def test_a_first_move_too_late_calls_the_game_off_unrated(
-    fast, late_ply, human_game, settings, monkeypatch
-):
-    settings.GAMES_FAST_MOVES = fast
+async def test_a_first_move_too_late_calls_the_game_off_unrated(move_path, late_ply, human_game, monkeypatch):
     later = Later(monkeypatch)
     game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)(minutes=3)
     a, _ = await open_socket(game_id, alice)

@@ -1,4 +1,7 @@
-"""Playing over the game socket: every command and every refusal, as the players see them."""
+"""Playing over the game socket: every command and every refusal, as the players see them.
+
+Every test runs on both move paths, ``[fast]`` and ``[locked]`` (the ``move_path`` fixture, docs/move.md).
+"""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from games import services
 from games.models import Game, Move
 from tests.games.conftest import game_socket
 
-pytestmark = [pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("move_path")]
 
 
 _held: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # per socket: read, not yet asked for
@@ -65,7 +68,7 @@ async def open_socket(game_id: int, cookie: str | None):
     return ws, state
 
 
-async def test_both_players_see_a_move_and_only_the_mover_gets_the_ack(human_game):
+async def test_both_players_see_a_move_and_only_the_mover_gets_the_ack(human_game, move_path):
     game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)()
     a, state = await open_socket(game_id, alice)
     assert state["you"] == 0 and state["game"]["status"] == "active"
@@ -85,6 +88,7 @@ async def test_both_players_see_a_move_and_only_the_mover_gets_the_ack(human_gam
         # No clock runs until each side has moved; Bob's first move has its window (docs/decisions.md).
         assert game["clock"]["running"] is None and game["clock"]["first_move_ms"] > 0
     assert seen_by_b["you"] == 1 and "ack" not in seen_by_b
+    assert move_path.fast_moves == move_path.on_fast(["d3"])
     await a.disconnect()
     await b.disconnect()
 
@@ -242,6 +246,75 @@ async def test_a_declined_offer_blocks_new_offers_from_that_player_for_ten_plies
     assert refused["code"] == "too_soon" and "after 10 more moves" in refused["message"]
     await a.disconnect()
     await b.disconnect()
+
+
+async def event_after(ws, v: int) -> dict:
+    """The first event on ``ws`` past version ``v`` (earlier ones, e.g. of one's own command, skipped)."""
+    event = await next_of(ws, "event")
+    while event["v"] <= v:
+        event = await next_of(ws, "event")
+    return event
+
+
+async def test_bob_s_move_answers_alice_s_draw_offer_with_no_on_both_boards(human_game, move_path):
+    """Playing on instead of answering says "no"; unlike a decline, Alice may offer again at once."""
+    game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)()
+    a, _ = await open_socket(game_id, alice)
+    b, _ = await open_socket(game_id, bob)
+    await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": 1})
+    await next_of(a, "ack")
+    await a.send_json_to({"type": "offer_draw"})
+    offer = await next_of(b, "event")
+    while offer["event"] != "draw_offer":
+        offer = await next_of(b, "event")
+    assert offer["game"]["draw_offer"] == 0
+    await b.send_json_to({"type": "move", "move": "c5", "ply": 1, "id": 2})
+    await next_of(b, "ack")
+    for ws in (a, b):
+        board = shown(await event_after(ws, offer["v"]), offer["game"])
+        assert board["moves"] == ["d3", "c5"] and board["draw_offer"] is None and board["draw_wait"] == [0, 0]
+    assert move_path.fast_moves == move_path.on_fast(["d3", "c5"])
+    await a.send_json_to({"type": "offer_draw"})
+    again = await event_after(b, offer["v"] + 1)
+    assert again["event"] == "draw_offer" and again["game"]["draw_offer"] == 0
+    await a.disconnect()
+    await b.disconnect()
+
+
+async def test_the_ten_plies_after_a_declined_offer_count_down_with_the_moves(human_game, move_path):
+    game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)()
+    a, _ = await open_socket(game_id, alice)
+    b, _ = await open_socket(game_id, bob)
+    await a.send_json_to({"type": "offer_draw"})
+    await b.send_json_to({"type": "decline_draw"})
+    declined = await next_of(a, "event")
+    while declined["event"] != "draw_declined":
+        declined = await next_of(a, "event")
+    board, v = declined["game"], declined["v"]
+    for ply, (ws, token) in enumerate([(a, "d3"), (b, "c5")]):
+        await ws.send_json_to({"type": "move", "move": token, "ply": ply, "id": ply})
+        await next_of(ws, "ack")
+        event = await event_after(a, v)
+        board, v = shown(event, board), event["v"]
+        assert board["draw_wait"] == [10 - ply - 1, 0]
+    await a.send_json_to({"type": "offer_draw"})
+    refused = await next_of(a, "error")
+    assert refused["code"] == "too_soon" and "after 8 more moves" in refused["message"]
+    assert move_path.fast_moves == move_path.on_fast(["d3", "c5"])
+    await a.disconnect()
+    await b.disconnect()
+
+
+async def test_a_guest_who_registers_mid_game_is_not_undone_by_the_next_move(human_game, move_path):
+    """Writes that bump no version (here: a guest's seat passing to their new account) are never overwritten."""
+    game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)()
+    a, _ = await open_socket(game_id, alice)
+    await database_sync_to_async(Game.objects.filter(pk=game_id).update)(guest1_name="kept")
+    await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": "m1"})
+    await next_of(a, "ack")
+    game = await database_sync_to_async(Game.objects.get)(pk=game_id)
+    assert game.guest1_name == "kept" and game.tokens == ["d3"]
+    await a.disconnect()
 
 
 async def test_abort_is_allowed_only_before_both_sides_moved(human_game):

@@ -1,7 +1,8 @@
 """The fast path of a move (games/live/fastpath.py): the same result as the locked path, in one statement.
 
-These need PostgreSQL (SQLite has no UPDATE inside WITH, so there every move
-takes the locked path); CI runs them in its PostgreSQL stage.
+Fast path only: these follow the fast path's own workings (its row cache, its
+statement, what it hands to the locked path); the stories both paths share are
+in test_consumers.py and the other socket modules, on both (the ``move_path`` fixture).
 """
 
 from __future__ import annotations
@@ -16,9 +17,12 @@ from games import services
 from games.engines import get
 from games.models import Game, Move
 from tests.games.test_consumers import next_of, open_socket
+from tests.move_paths import FAST, only_on
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("move_path"),
+    only_on(FAST),  # the fast path's own details: on the locked path there is nothing of them to see
 ]
 
 
@@ -237,18 +241,6 @@ async def test_a_move_after_the_clock_ran_out_is_handed_to_the_locked_path_which
     assert len(await database_sync_to_async(_moves)(game_id)) == 2
     await a.disconnect()
     await b.disconnect()
-
-
-async def test_a_guest_who_registers_mid_game_is_not_undone_by_the_next_move(human_game):
-    """Writes that bump no version (here: a guest's seat passing to their new account) are never overwritten."""
-    game_id, (_, alice), (_, bob) = await database_sync_to_async(human_game)()
-    a, _ = await open_socket(game_id, alice)
-    await database_sync_to_async(Game.objects.filter(pk=game_id).update)(guest1_name="kept")
-    await a.send_json_to({"type": "move", "move": "d3", "ply": 0, "id": "m1"})
-    await next_of(a, "ack")
-    game = await database_sync_to_async(Game.objects.get)(pk=game_id)
-    assert game.guest1_name == "kept" and game.tokens == ["d3"]
-    await a.disconnect()
 
 
 async def test_a_stale_move_is_refused_by_the_locked_path_with_its_message(human_game, locked_path_calls):
