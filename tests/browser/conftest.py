@@ -92,7 +92,12 @@ def site_url(collected_static, worker_broker, services, database_url_for_process
 def browser(site_url):
     if not Path(CHROMIUM).exists():
         pytest.fail(f"CI=true but there is no Chromium at {CHROMIUM}")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    # The assertions wait as long as the actions do (20 s, `new_context`), not Playwright's 5 s:
+    # on a busy machine (the suite's parallel workers) a page may take longer than 5 s to get
+    # there, and a defect still fails, only later.
+    expect.set_options(timeout=20_000)
 
     # Playwright's sync API keeps an event loop marked as running in this thread,
     # which makes Django refuse ORM calls made by the tests. The site's own

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -19,7 +18,7 @@ from accounts.models import Preferences
 from games import services as play
 from games.models import Game, TurnMail
 from launch.processes import free_port
-from tests.faults.test_kill import BACK_WITHIN, within
+from tests.faults.test_kill import BACK_WITHIN, runs_finished, within
 from tests.mail import Inbox
 from tests.people import me
 
@@ -77,7 +76,14 @@ def test_a_mail_whose_worker_was_killed_mid_delivery_is_sent_once_by_the_next_wo
         services.start_worker(database_url_for_processes, beat=True, **mail_env)
         services.wait_for_worker()
         within(BACK_WITHIN, lambda: not handler.mails.empty(), "the mail", services)
-        time.sleep(3)  # three more sweeps: none may send it again
+        # Three more sweeps (one a second), none of which may send it again.
+        swept = len(runs_finished(services, "games.correspondence_mails"))
+        within(
+            30,  # generous: on a busy machine a sweep may expire unrun (its expiry is its period)
+            lambda: len(runs_finished(services, "games.correspondence_mails")) >= swept + 3,
+            "three more sweeps",
+            services,
+        )
         mails = handler.take()
         assert [m["To"] for m in mails] == ["alice@example.org"]
         assert mails[0]["Subject"] == "Your move: Reversi against bob"

@@ -15,6 +15,7 @@ tests/games/test_multiprocess.py.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 
@@ -68,6 +69,12 @@ def within(seconds: float, condition: Callable[[], bool], what: str, services) -
         assert time.monotonic() < deadline, f"{what} not within {seconds} s\n" + services.tail()
         time.sleep(0.1)
     return time.monotonic()
+
+
+def runs_finished(services, task: str) -> list[str]:
+    """The ids of ``task``'s runs (a Celery task's name) that the worker started last has finished."""
+    log = services.logs[-1].read_text()  # the process started last: the worker, in these tests
+    return re.findall(re.escape(task) + r"\[([^\]]+)\] succeeded", log)
 
 
 def ply_of(game_id: int) -> int:
@@ -142,8 +149,13 @@ def test_a_rating_is_applied_exactly_once_though_its_message_was_lost(fault_work
     # A second delivery (or a late backstop) changes nothing.
     from ratings.tasks import apply_ratings
 
-    apply_ratings.delay(game.pk)
-    time.sleep(2)
+    again = apply_ratings.delay(game.pk)
+    within(
+        BACK_WITHIN,
+        lambda: again.id in runs_finished(services, "ratings.apply_ratings"),
+        "the second delivery",
+        services,
+    )
     assert RatingChange.objects.filter(game_id=game.pk).count() == 2  # one per player, once
     assert Game.objects.get(pk=game.pk).rated
 

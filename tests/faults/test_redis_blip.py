@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from django.utils import timezone
 
 from accounts.identity import Identity
 from games import services as play
@@ -45,6 +46,8 @@ pytestmark = [
     needs_redis_broker,
 ]
 
+# Bob's clock in the live game: what is left of his minute as it starts (see the test).
+BOBS_CLOCK_MS = 30_000
 WAIT = 60.0  # generous: the machine running the suite may be busy
 # A flag falls within this of its due time although Redis lost its countdown task: the sweep
 # runs every second here (FAULT_SETTINGS), and the probe measured 0.8-1.8 s.
@@ -207,6 +210,9 @@ def test_a_redis_restart_during_live_and_computer_games_loses_no_move_and_no_gam
         identity=me(alice), game="reversi", kind=Game.Kind.INVITE_LINK, side=0, minutes=1
     )
     play.join_game(game_id=live.pk, identity=me(bob), token=live.invite_token)
+    # Bob has half his minute left (the suite need not wait a whole minute for his flag); the
+    # outage below must still come well before it falls, which the end checks.
+    Game.objects.filter(pk=live.pk).update(clock1_ms=BOBS_CLOCK_MS)
     computer = play.create_computer_game(identity=me(carol), game="reversi", level="easy", side=0, minutes=5)
 
     bob_moves, carol_moves = 5, 5
@@ -228,6 +234,8 @@ def test_a_redis_restart_during_live_and_computer_games_loses_no_move_and_no_gam
         on_message=seen["carol"],
     )
 
+    redis_back: list = []  # when Redis was started again
+
     async def restart_mid_game() -> None:
         def playing() -> bool:  # both games under way, the live clocks running
             return bool(
@@ -239,6 +247,7 @@ def test_a_redis_restart_during_live_and_computer_games_loses_no_move_and_no_gam
 
         await asyncio.to_thread(site.wait, "both games under way", playing)
         await asyncio.to_thread(site.outage, signal.SIGKILL)
+        redis_back.append(timezone.now())
 
     async def computer_game() -> None:
         task = asyncio.create_task(human.play(timeout=240))
@@ -274,6 +283,8 @@ def test_a_redis_restart_during_live_and_computer_games_loses_no_move_and_no_gam
     last, bobs_last = Move.objects.filter(game=live).order_by("-ply")[:2]
     due = last.created_at + timedelta(milliseconds=bobs_last.clock_left_ms)
     assert live.finished_at is not None
+    # The flag fell after the outage, whose countdown task Redis lost: the sweep made it fall.
+    assert redis_back and redis_back[0] < live.finished_at, (redis_back, live.finished_at)
     assert timedelta(0) <= live.finished_at - due <= timedelta(seconds=FLAG_WITHIN), (live.finished_at, due)
     for bot, name, side, game in (
         (black, "alice", 0, live),

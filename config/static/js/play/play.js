@@ -345,6 +345,10 @@ function announce(snapshot, previous, event) {
 
 function say(text, { error = false } = {}) {
   const status = $("#status");
+  // The same line again is not news: the socket's first state repeats what the page
+  // said when it loaded ("Your move."), however late it arrives, and a live region
+  // (the screen-reader log too) would say it twice. A refusal is news every time.
+  if (!error && !status.classList.contains("error") && status.textContent === text) return;
   status.textContent = text;
   status.classList.toggle("error", error);
 }

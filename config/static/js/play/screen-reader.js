@@ -105,8 +105,9 @@ export function setupScreenReader(page) {
       const text = element.textContent.trim();
       if (!text || element.hidden) return;
       // The result is redrawn with every picture; it is news only when it changes. The same
-      // line twice within a second is one event seen twice (the page's first snapshot, then
-      // the socket's), not news.
+      // line twice within a second is one event seen twice, not news. (The live page does
+      // not rewrite an unchanged status line at all, so the socket's first state, which
+      // repeats the page's first snapshot, is silent however late it comes.)
       const again = text === said && (element.dataset.srOnce !== undefined || performance.now() - saidAt < 1000);
       said = text;
       saidAt = performance.now();
