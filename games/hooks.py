@@ -69,7 +69,7 @@ class RatingShift(TypedDict):
     """One player's rating change in a finished game, as shown (rounded).
 
     For example {"before": 1500, "after": 1512, "delta": 12}. The ratings app
-    (``changes_of``) and the snapshot (games.live.protocol.Snapshot) name this one type.
+    (``changes_of``) and the snapshot (games.protocol.Snapshot) name this one type.
     """
 
     before: int
