@@ -178,7 +178,8 @@ def main() -> None:
                 f"{'':<13} proven positions {len(proofs)} (held {held})  slip {per_ply:.4f} a ply", flush=True
             )
         data = json.loads(analysis.CALIBRATION_FILE.read_text())  # another run may have written meanwhile
-        kept = {k: v for k, v in data["games"][slug].items() if k == "accuracy_weight"}
+        # a new game has no entry yet: this run adds it
+        kept = {k: v for k, v in data["games"].get(slug, {}).items() if k == "accuracy_weight"}
         data["games"][slug] = {
             "scale": round(scale, 4),
             "games": args.games,

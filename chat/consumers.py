@@ -58,7 +58,7 @@ def _history(game_id: int, identity: Identity, side: int | None, session: Any) -
 
 
 def _in_db_thread(func):
-    # As games.live.consumers.in_db_thread: any thread of the pool, not Channels' single shared one.
+    # As games.live.opening.in_db_thread: any thread of the pool, not Channels' single shared one.
     return database_sync_to_async(func, thread_sensitive=False)
 
 

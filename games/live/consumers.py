@@ -11,22 +11,19 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Awaitable, Callable
-from typing import Any, NamedTuple, cast, get_args
+from typing import Any, cast, get_args
 
-import psycopg
-from channels.db import database_sync_to_async
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.identity import Identity, identity_from_scope
+from accounts.identity import Identity
 from core.messages import GameEvent, MoveEvent, asend_to_group, compact_json
 from core.websocket import JsonConsumer
 from games import bus, hooks, services
-from games.live import events, fastpath, presence, spectators
+from games.live import events, fastpath, opening, presence, spectators
+from games.live.opening import in_db_thread
 from games.models import EndReason, Game
 from games.protocol import CommandType, Snapshot
 from games.services import Code
-from games.store import rows
 
 CLOSE_NOT_FOUND = 4404
 CLOSE_BOT = 4403  # a BOT account: its games are played through the Play API (docs/api.md)
@@ -39,114 +36,6 @@ Command = Callable[[Any, dict[str, Any]], Awaitable[None]]
 # a part of the socket (``games.hooks.register_game_socket_part``: the chat's). Any other type
 # is refused as ``unknown_type``.
 COMMANDS: dict[str, Command] = {}
-
-
-class Opened(NamedTuple):
-    """Everything a socket needs once it opens."""
-
-    snapshot: Snapshot | None  # None: no such game
-    identity: Identity
-    side: int | None  # None: a spectator
-    online: list[bool]  # which sides have a socket open
-    presence_seq: int
-
-
-def in_db_thread(func):
-    """Run ``func`` in a worker thread with its own database connection.
-
-    Channels' default runs every ORM call of a process on one shared thread, one
-    at a time; that thread became the ceiling under load. Games are serialised
-    by their row lock (select_for_update), not by that thread, so any thread of
-    the pool may run a command.
-    """
-    return database_sync_to_async(func, thread_sensitive=False)
-
-
-@in_db_thread
-def _open(game_id: int, scope: dict) -> Opened:
-    """Everything a new socket needs, in one trip to a database thread.
-
-    Hundreds of sockets reconnect at once after a network blip; each one costs
-    only this call (one game query, plus one per registered player's name, and
-    one Redis round trip; the session was read by the auth middleware).
-    """
-    identity = identity_from_scope(scope)
-    try:
-        game = rows.read_game(game_id)  # player names of registered users load lazily
-    except Game.DoesNotExist:
-        return Opened(None, identity, None, [False, False], 0)
-    side = game.side_of(identity)
-    if side is None:
-        return Opened(bus.snapshot(game), identity, side, *presence.online(game_id))
-    online, seq = presence.change(game_id, side, +1)
-    # A reconnect is the moment to catch up on anything overdue (a clock that ran
-    # out, a computer move whose task was lost) without waiting for the sweep.
-    if (
-        game.attention_at is not None
-        and game.attention_at <= timezone.now()
-        and services.attend(game_id) is not None
-    ):
-        game = rows.read_game(game_id)
-    payload = bus.snapshot(game)
-    fastpath.remember(game, payload["players"])  # this process will check the player's moves against it
-    return Opened(payload, identity, side, online, seq)
-
-
-async def _open_in_loop(game_id: int, scope: dict) -> Opened | None:
-    """``_open`` without a database thread, for a game this process has seen (PostgreSQL only).
-
-    The row is read again on the event loop's own connection (its players'
-    names are this process's, unchanged unless the seats changed) and presence
-    goes to Redis on an asyncio client: a reconnect storm is mostly these.
-    None when the thread must do it: a game not seen here, new players, an
-    obligation overdue (``services.attend`` belongs to the locked path), or a
-    game that is over (its snapshot reads the rating changes).
-    """
-    seen = fastpath.cache.get(game_id) if fastpath.enabled() else None
-    if seen is None:
-        return None
-    try:
-        seen = await fastpath.read(game_id, seen)
-    except (psycopg.Error, OSError):
-        return None
-    if seen is None:
-        return None
-    game = seen.game()
-    if game.attention_at is not None and game.attention_at <= timezone.now():
-        return None
-    if game.is_over:
-        # A finished game's snapshot reads its rating changes (ratings' hook, a query):
-        # the database thread does that. Reconnect storms are about games in play.
-        return None
-    # The session was loaded by the auth middleware: reading it here does no I/O.
-    identity = identity_from_scope(scope)
-    side = game.side_of(identity)
-    if side is None:
-        online, seq = await presence.online_in_loop(game_id)
-    else:
-        online, seq = await presence.change_in_loop(game_id, side, +1)
-    return Opened(bus.snapshot(game, known_players=seen.players), identity, side, online, seq)
-
-
-@in_db_thread
-def _snapshot(game_id: int) -> Snapshot:
-    return bus.snapshot(rows.read_game(game_id))
-
-
-@in_db_thread
-def _version_in_thread(game_id: int) -> int | None:
-    return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
-
-
-async def _version(game_id: int) -> int | None:
-    """The game's committed version: on the event loop's connection when there is one
-    (every player's page asks every 25 s), else in a database thread."""
-    if fastpath.enabled():
-        try:
-            return await fastpath.version(game_id)
-        except (psycopg.Error, OSError):
-            pass
-    return await _version_in_thread(game_id)
 
 
 class GameConsumer(JsonConsumer):
@@ -182,7 +71,9 @@ class GameConsumer(JsonConsumer):
         # between would be in neither, and the board would wait for it forever.
         await self.channel_layer.group_add(bus.game_group(self.game_id), self.channel_name)
         self.subscribed = True
-        opened = await _open_in_loop(self.game_id, self.scope) or await _open(self.game_id, self.scope)
+        opened = await opening.open_in_loop(self.game_id, self.scope) or await opening.open_in_thread(
+            self.game_id, self.scope
+        )
         payload, self.identity, self.side, online, seq = opened
         if payload is None:
             await self.close(code=CLOSE_NOT_FOUND)
@@ -234,7 +125,7 @@ class GameConsumer(JsonConsumer):
         }
 
     async def send_state(self, *, reply_to: Any = None) -> None:
-        payload = await _snapshot(self.game_id)
+        payload = await opening.snapshot(self.game_id)
         online, seq = await in_db_thread(presence.online)(self.game_id)
         message = self._state(payload, online, seq, await spectators.count(self.game_id))
         if reply_to is not None:
@@ -311,7 +202,7 @@ class GameConsumer(JsonConsumer):
         """
         shown = message.get("v")
         if self.side is not None and isinstance(shown, int) and not isinstance(shown, bool):
-            current = await _version(self.game_id)
+            current = await opening.version(self.game_id)
             if current is not None and current > shown:
                 await self.send_state()
                 return

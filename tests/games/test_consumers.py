@@ -436,10 +436,10 @@ async def test_a_sync_after_the_clock_ran_out_shows_the_loss_on_time(human_game)
 
 async def test_a_move_made_while_the_opponent_s_socket_opens_still_reaches_it(human_game, monkeypatch):
     """The socket listens before it reads the game: a move in between arrives as an event."""
-    from games.live import consumers
+    from games.live import opening
 
     game_id, (alice_identity, _), (_, bob) = await database_sync_to_async(human_game)()
-    original = consumers._open
+    original = opening.open_in_thread
 
     async def read_then_alice_moves(*args):
         opened = await original(*args)
@@ -448,7 +448,7 @@ async def test_a_move_made_while_the_opponent_s_socket_opens_still_reaches_it(hu
         )
         return opened
 
-    monkeypatch.setattr(consumers, "_open", read_then_alice_moves)
+    monkeypatch.setattr(opening, "open_in_thread", read_then_alice_moves)
     b, state = await open_socket(game_id, bob)
     assert state["game"]["moves"] == []  # read before the move
     event = await next_of(b, "event")

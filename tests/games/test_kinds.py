@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -9,10 +10,18 @@ from django.contrib.staticfiles import finders
 from django.template.loader import get_template
 from django.utils import translation
 
+from games.ai import analysis
 from games.engines import ENGINES
 from games.kinds import KINDS, GameKind, choices, kind_of, register, side_colour
 
 pytestmark = [pytest.mark.django_db]
+
+# The analysis of ``a_sixth_game`` below (Reversi's rules, renamed): Reversi's hooks under its slug,
+# with Reversi's fitted constants, as a game outside the site's calibration file carries its own.
+# The kind names this module as its ``analysis_hooks``.
+HOOKS = dataclasses.replace(
+    analysis.hooks_of("reversi"), slug="othello_test", calibration=analysis.calibrated("reversi")
+)
 
 
 def test_every_game_the_engines_know_is_a_kind_with_a_rules_page_and_a_board_renderer():
@@ -41,6 +50,31 @@ def test_a_second_game_under_a_taken_slug_is_refused():
     assert kind_of("ataxx") is taken
 
 
+def test_the_games_are_listed_in_their_kinds_order_not_their_modules_or_registration_s(a_sixth_game):
+    # games/kinds/ holds the modules alphabetically (ataxx first), the lobby starts with Reversi,
+    # and a game registered later with a smaller ``order`` goes before the five.
+    assert [slug for slug, _ in choices()] == [
+        "othello_test",
+        "reversi",
+        "ataxx",
+        "ultimate_ttt",
+        "quantum_ttt",
+        "four_tac_toe",
+    ]
+    assert list(KINDS) == [slug for slug, _ in choices()]
+
+
+def test_each_kind_registers_its_analysis_with_the_analysis_package(a_sixth_game):
+    for slug, kind in KINDS.items():
+        assert analysis.HOOKS[slug] is kind.analysis and kind.analysis.slug == slug
+    from games.kinds import unregister
+
+    unregister(a_sixth_game.slug)
+    assert "othello_test" not in analysis.HOOKS
+    register(a_sixth_game)  # the fixture takes it off again
+    assert analysis.HOOKS["othello_test"] is HOOKS
+
+
 def test_the_home_page_lists_the_games_from_the_registry_with_their_blurbs(client):
     html = client.get("/").content.decode()
     for kind in KINDS.values():
@@ -66,7 +100,16 @@ def a_sixth_game():
         slug = "othello_test"
         name = "Othello"
 
-    kind = register(replace(kind_of("reversi"), slug="othello_test", engine=Othello(), name="Othello"))
+    kind = register(
+        replace(
+            kind_of("reversi"),
+            slug="othello_test",
+            engine=Othello(),
+            name="Othello",
+            analysis_hooks=__name__,
+            order=0,  # ahead of the five, although registered after them
+        )
+    )
     yield kind
     unregister(kind.slug)
 

@@ -255,7 +255,7 @@ async def test_a_stale_move_is_refused_by_the_locked_path_with_its_message(human
 async def test_a_reconnect_to_a_process_that_saw_the_game_reads_it_fresh_without_a_database_thread(
     human_game, monkeypatch
 ):
-    from games.live import consumers
+    from games.live import opening
 
     game_id, (alice_identity, alice), (bob_identity, bob) = await database_sync_to_async(human_game)()
     a, first = await open_socket(game_id, alice)  # through a database thread: this process now knows the game
@@ -263,7 +263,7 @@ async def test_a_reconnect_to_a_process_that_saw_the_game_reads_it_fresh_without
     await database_sync_to_async(services.play_move)(
         game_id=game_id, identity=alice_identity, token="d3", ply=0
     )
-    threads = record_calls(monkeypatch, consumers, "_open")
+    threads = record_calls(monkeypatch, opening, "open_in_thread")
     b, state = await open_socket(game_id, bob)
     assert threads == []
     assert state["you"] == 1 and state["game"]["moves"] == ["d3"] and state["v"] == first["v"] + 1
@@ -272,7 +272,7 @@ async def test_a_reconnect_to_a_process_that_saw_the_game_reads_it_fresh_without
 
 
 async def test_a_player_s_ping_is_checked_on_the_event_loop_s_connection(human_game, monkeypatch):
-    from games.live import consumers
+    from games.live import opening
 
     game_id, (alice_identity, alice), _ = await database_sync_to_async(human_game)()
     a, first = await open_socket(game_id, alice)
@@ -284,7 +284,7 @@ async def test_a_player_s_ping_is_checked_on_the_event_loop_s_connection(human_g
     async def no_thread(game_id):
         raise AssertionError("the version was read in a database thread")
 
-    monkeypatch.setattr(consumers, "_version_in_thread", no_thread)
+    monkeypatch.setattr(opening, "version_in_thread", no_thread)
     await a.send_json_to({"type": "ping", "v": first["v"]})  # as if the move's event never came
     state = await next_of(a, "state")
     assert state["game"]["moves"] == ["d3"]

@@ -1,6 +1,7 @@
 """A sixth game, tic-tac-toe, lives only in tests/kinds/tictactoe/ and the whole site serves it once
 registered: the lobby and its rules page, a game against the computer, a rated game between two
-people, the board page and the replay. Nothing outside that folder names it."""
+people, the board page and the replay, and the computer's analysis of a finished game (its hooks
+live in that folder too). Nothing outside that folder names it."""
 
 from __future__ import annotations
 
@@ -25,6 +26,15 @@ def tic_tac_toe(settings):
     kind = register(tictactoe.kind())
     yield kind
     unregister(kind.slug)
+
+
+def play(game: Game, moves: list[str], seats: dict[int, object]) -> Game:
+    """These moves, each by the seat whose turn it is."""
+    for token in moves:
+        game.refresh_from_db()
+        services.play_move(game_id=game.pk, identity=seats[game.to_move], token=token, ply=game.ply)
+    game.refresh_from_db()
+    return game
 
 
 def play_out(game: Game, moves: dict[int, object]) -> Game:
@@ -81,6 +91,36 @@ def test_a_rated_game_between_two_people_rates_them_at_tic_tac_toe(tic_tac_toe, 
     browser.force_login(bob)
     assert "Tic-Tac-Toe" in browser.get("/history/").content.decode()  # bob's rated games list it
     assert browser.get("/rankings/tictactoe/").status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bob_answers_a_corner_with_a_corner_and_the_analysis_calls_it_a_blunder(tic_tac_toe, alice, bob):
+    created = services.create_human_game(
+        identity=me(alice), game="tictactoe", kind=Game.Kind.INVITE_LINK, side=0
+    )
+    game = services.join_game(game_id=created.pk, identity=me(bob), token=created.invite_token)
+    game = play(game, ["a3", "a1", "b3", "b1", "c3"], {0: me(alice), 1: me(bob)})
+    assert game.status == Game.Status.FINISHED and game.winner == 0
+
+    from django.test import Client
+
+    browser = Client()
+    browser.force_login(alice)
+    url = f"/play/{game.pk}/analysis.json"
+    assert browser.get(url).json() == {"status": "none"}
+    assert browser.post(url).status_code == 200  # queued, and the analysis task runs at once here
+    result = browser.get(url).json()
+    assert result["status"] == "done" and result["budget"] == {"depth": 9}
+    # Even at the start and after Alice's corner; won for X (Alice) once Bob took the other corner.
+    assert result["chances"] == [0.0, 0.0, 1.0, 1.0, 1.0, 1.0]
+    corner = result["judgements"][1]
+    assert (corner["move"], corner["label"], corner["best"]) == ("a1", "blunder", "b2")
+    assert corner["line"] == ["b2", "b3", "c3", "a1"]  # the centre, then blocking Alice's row
+    assert [j["label"] for j in result["judgements"] if j["side"] == 0] == ["best", "best", "best"]
+    alice_summary, bob_summary = result["summary"]
+    assert alice_summary["accuracy"] == 100.0 and bob_summary["counts"]["blunder"] == 1
+    replay = browser.get(f"/play/{game.pk}/replay/").content.decode()
+    assert '"status": "done"' in replay and '"label": "blunder"' in replay
 
 
 def test_no_file_of_the_site_names_tic_tac_toe():

@@ -52,18 +52,25 @@ The package, along the hooks:
 * one module per game (``reversi``, ``ataxx``, ``quantum_ttt``, ``ultimate_ttt``,
   ``four_tac_toe``), each making that game's ``HOOKS``; only they read the game's
   state (its bitboards, its classical squares), the rest uses the engine contract;
-* ``entry``: ``HOOKS`` by slug and the entry points that look a game up in it.
+* ``entry``: the entry points, which look a game's hooks up by its engine's slug.
+
+Nothing here lists the games. A game's hooks are registered (``register``, into ``HOOKS``)
+by its kind: ``games.kinds.register`` registers the hooks its ``analysis_hooks`` module makes,
+so a game kept outside this package (the sixth game of tests/kinds/) is analysed like the
+five. Without the site's registry (the benchmarks, pure tests), ``hooks_of`` finds a game of
+this package by its module's name, ``games/ai/analysis/<slug>.py``.
 
 A game's hooks (``AnalysisHooks``, a frozen dataclass) are all the generic code asks of it:
 
 * ``slug``: the engine's slug, also the game's key in the calibration file
   (``calibration()[slug]``: its curve's ``scale``, and its ``slip`` and
   ``accuracy_weight`` where fitted);
-* ``core``: the compiled core's module in ``games.ai`` (``compiled``);
+* ``core``: the compiled core's module in ``games.ai`` (``compiled``), None without one;
 * ``budget``, ``python_budget``: the fixed budget per position on the core and in pure Python;
 * ``evaluate(engine, state, **budget)``: an unfinished position's ``PositionEval``;
 * ``phase(state)``: "opening", "middle" or "end" (``PHASES``);
-* ``final_exact(outcome)``: a finished game's ``PositionEval.exact`` (None but for Reversi).
+* ``final_exact(outcome)``: a finished game's ``PositionEval.exact`` (None but for Reversi);
+* ``calibration``: the game's own calibration entry, for a game the file does not hold.
 
 The fitting itself (the curve's scale, the slip) is not here: it is run by hand, by
 ``bench/calibrate_analysis.py``, which writes the calibration file the analysis reads.
@@ -75,6 +82,7 @@ from games.ai.analysis.base import (
     BEST_DROP,
     CALIBRATION_FILE,
     EXCELLENT_DROP,
+    HOOKS,
     KINDS,
     LABELS,
     LINE_LENGTH,
@@ -89,16 +97,19 @@ from games.ai.analysis.base import (
     PlayerSummary,
     PositionEval,
     accuracy_weight_of,
+    calibrated,
     calibration,
     chances_from_score,
+    hooks_of,
     percent,
+    register,
     scale_of,
     score_from_chances,
     slip_of,
+    unregister,
 )
 from games.ai.analysis.entry import (
     BUDGET,
-    HOOKS,
     PYTHON_BUDGET,
     budget_for,
     compiled,
@@ -139,22 +150,26 @@ __all__ = [
     "PositionEval",
     "accuracy_weight_of",
     "budget_for",
+    "calibrated",
     "calibration",
     "chances_from_score",
     "classify",
     "compiled",
     "evaluate",
     "game_accuracy",
+    "hooks_of",
     "judge_game",
     "judge_move",
     "label",
     "move_accuracy",
     "percent",
     "phase_of",
+    "register",
     "same_search_loss",
     "scale_of",
     "score_from_chances",
     "slip_of",
     "slower_or_sooner",
     "summarize",
+    "unregister",
 ]

@@ -1,10 +1,12 @@
 """The analysis's shared vocabulary: its constants, the calibration it reads, the values it
-returns (``PositionEval``, ``MoveJudgement``, ``PlayerSummary``), the winning-chances curve, and
-the shape of one game's hooks (``AnalysisHooks``; the package docstring says what each holds).
+returns (``PositionEval``, ``MoveJudgement``, ``PlayerSummary``), the winning-chances curve, the
+shape of one game's hooks (``AnalysisHooks``; the package docstring says what each holds) and the
+games' hooks by slug (``register``, ``hooks_of``).
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 from collections.abc import Callable, Mapping
@@ -54,22 +56,34 @@ def calibration() -> dict[str, dict[str, Any]]:
     return data
 
 
+def calibrated(slug: str) -> Mapping[str, Any]:
+    """The game's calibration: its entry in the calibration file, fitted by bench/calibrate_analysis.py,
+    else the constants its hooks carry (``AnalysisHooks.calibration``: a game not fitted here)."""
+    fitted = calibration().get(slug)
+    if fitted is not None:
+        return fitted
+    own = hooks_of(slug).calibration
+    if own is None:
+        raise KeyError(f"no calibration for {slug!r}: run bench/calibrate_analysis.py {slug} --write")
+    return own
+
+
 def scale_of(slug: str) -> float:
     """Score units per unit of the logistic: chances = tanh(score / (2 * scale))."""
-    return float(calibration()[slug]["scale"])
+    return float(calibrated(slug)["scale"])
 
 
 def slip_of(slug: str) -> float | None:
     """The share of plies on which the calibration's players let a proven result go (fitted on the
     same self-play as the curve), for a game whose proofs carry their distance (``PositionEval.mate``)."""
-    slip = calibration()[slug].get("slip")
+    slip = calibrated(slug).get("slip")
     return None if slip is None else float(slip["per_ply"])
 
 
 def accuracy_weight_of(slug: str) -> float:
     """How many points of lichess's per-move accuracy formula a point of winning percentage lost counts
     for in this game (1 unless fitted otherwise: docs/analysis.md, "Accuracy")."""
-    weight = calibration()[slug].get("accuracy_weight")
+    weight = calibrated(slug).get("accuracy_weight")
     return 1.0 if weight is None else float(weight["weight"])
 
 
@@ -219,12 +233,66 @@ class AnalysisHooks:
     """What the generic analysis asks of one game (the package docstring lists them)."""
 
     slug: str  # the engine's slug; also the game's key in the calibration file
-    core: str  # the compiled core's module in games.ai (``games.ai._cores.load_core``)
     budget: Mapping[str, int]  # the fixed budget per position on the compiled core
     python_budget: Mapping[str, int]  # the same, for the pure-Python fallback
     evaluate: Evaluator  # one unfinished position's evaluation at a budget
     phase: Callable[[State], str]  # the phase (one of PHASES) in which the side to move moves
+    # The compiled core's module in games.ai (``games.ai._cores.load_core``); None: the game has
+    # none, and ``budget`` is never used (its analysis always runs at ``python_budget``).
+    core: str | None = None
     final_exact: Callable[[Outcome], int | None] = _no_exact  # a finished game's ``PositionEval.exact``
+    # The game's calibration entry (``scale``, and ``slip``, ``accuracy_weight`` where fitted) for a
+    # game the calibration file does not hold: a game kept outside the site (tests/kinds/), or a
+    # new one before bench/calibrate_analysis.py fits it. The file's entry wins where both exist.
+    calibration: Mapping[str, Any] | None = None
+
+
+# ---------------------------------------------------------------------------
+# The games' hooks, by slug: each game registers its own (``register``); games.kinds registers
+# every kind's hooks, named by its ``analysis_hooks``, when the kind is registered.
+
+HOOKS: dict[str, AnalysisHooks] = {}
+
+
+def register(hooks: AnalysisHooks) -> AnalysisHooks:
+    """Make ``hooks`` the analysis of the game ``hooks.slug``.
+
+    Registering other hooks under a slug already taken is a mistake (two modules claiming one
+    game); the same hooks again is not (a kind registered a second time).
+    """
+    existing = HOOKS.get(hooks.slug)
+    if existing is not None and existing is not hooks:
+        raise ValueError(f"the analysis of {hooks.slug!r} is already registered")
+    HOOKS[hooks.slug] = hooks
+    return hooks
+
+
+def unregister(slug: str) -> None:
+    """Take a game's analysis off again (a test's own game, at its end)."""
+    HOOKS.pop(slug, None)
+
+
+def hooks_of(slug: str) -> AnalysisHooks:
+    """The registered hooks of ``slug``; KeyError for a game without analysis.
+
+    A game of this package (``games/ai/analysis/<slug>.py``, making its ``HOOKS``) is registered
+    on first ask when nothing registered it: pure code (the benchmarks, the AI's tests) analyses
+    the five games without the site's registry, as ``games.ai.player_module`` finds their players.
+    """
+    hooks = HOOKS.get(slug)
+    if hooks is not None:
+        return hooks
+    name = f"games.ai.analysis.{slug}"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as missing:
+        if missing.name != name:
+            raise  # the game's module is there but imports something missing: not "no such game"
+        raise KeyError(slug) from None
+    own = getattr(module, "HOOKS", None)
+    if not isinstance(own, AnalysisHooks) or own.slug != slug:
+        raise KeyError(slug)  # a module of the package that is not a game's (base, search, ...)
+    return register(own)
 
 
 # ---------------------------------------------------------------------------

@@ -1,19 +1,19 @@
-"""The analysis's entry points: each game's hooks by slug (``HOOKS``), and what the site and the
-benchmarks call (``evaluate``, ``judge_game``, ``phase_of``, ``budget_for``, ``compiled``), which
-look a game's hooks up by its engine's slug and run the generic rest.
+"""The analysis's entry points: what the site and the benchmarks call (``evaluate``, ``judge_game``,
+``phase_of``, ``budget_for``, ``compiled``, ``BUDGET``, ``PYTHON_BUDGET``), which look a game's
+registered hooks up by its engine's slug (``base.hooks_of``) and run the generic rest.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from games.ai._cores import load_core
-from games.ai.analysis import ataxx, four_tac_toe, quantum_ttt, reversi, ultimate_ttt
 from games.ai.analysis.base import (
-    AnalysisHooks,
+    HOOKS,
     MoveJudgement,
     PositionEval,
     accuracy_weight_of,
+    hooks_of,
     scale_of,
     slip_of,
 )
@@ -21,21 +21,35 @@ from games.ai.analysis.judging import judge_move
 from games.ai.analysis.search import terminal
 from games.engines.base import Engine, State
 
-# One entry per game; a game's own module (games/ai/analysis/<slug>.py) makes its hooks. A new game
-# adds its module here until the GameKind registry (issue #40) holds each game's hooks.
-HOOKS: dict[str, AnalysisHooks] = {
-    hooks.slug: hooks
-    for hooks in (reversi.HOOKS, ataxx.HOOKS, quantum_ttt.HOOKS, ultimate_ttt.HOOKS, four_tac_toe.HOOKS)
-}
+
+class _Budgets(Mapping[str, dict[str, int]]):
+    """Each registered game's fixed budget per position, read from its hooks when asked (a game
+    registered later is there too): on the compiled cores (``BUDGET``) or in pure Python."""
+
+    def __init__(self, *, compiled: bool) -> None:
+        self._compiled = compiled
+
+    def __getitem__(self, slug: str) -> dict[str, int]:
+        hooks = hooks_of(slug)
+        return dict(hooks.budget if self._compiled else hooks.python_budget)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(HOOKS))
+
+    def __len__(self) -> int:
+        return len(HOOKS)
+
+
 # The fixed budget per position on the compiled cores, and in pure Python (the package docstring).
 # bench/analysis.py measures the seconds per game of both.
-BUDGET: dict[str, dict[str, int]] = {slug: dict(hooks.budget) for slug, hooks in HOOKS.items()}
-PYTHON_BUDGET: dict[str, dict[str, int]] = {slug: dict(hooks.python_budget) for slug, hooks in HOOKS.items()}
+BUDGET: Mapping[str, dict[str, int]] = _Budgets(compiled=True)
+PYTHON_BUDGET: Mapping[str, dict[str, int]] = _Budgets(compiled=False)
 
 
 def compiled(slug: str) -> bool:
     """Whether ``slug``'s analysis runs on its compiled core in this process (now)."""
-    return load_core(HOOKS[slug].core) is not None
+    core = hooks_of(slug).core
+    return core is not None and load_core(core) is not None
 
 
 def budget_for(slug: str) -> dict[str, int]:
@@ -49,7 +63,7 @@ def evaluate(engine: Engine, state: State, budget: dict[str, int] | None = None)
     Without ``budget``: the compiled budget when the game's core is loaded, else the
     pure-Python one (``budget_for``).
     """
-    hooks = HOOKS[engine.slug]
+    hooks = hooks_of(engine.slug)
     done = terminal(engine, state, hooks.final_exact)
     if done is not None:
         return done
@@ -58,7 +72,7 @@ def evaluate(engine: Engine, state: State, budget: dict[str, int] | None = None)
 
 def phase_of(engine: Engine, state: State) -> str:
     """The phase of the game in which the side to move of ``state`` moves (one of PHASES)."""
-    return HOOKS[engine.slug].phase(state)
+    return hooks_of(engine.slug).phase(state)
 
 
 def judge_game(

@@ -1,9 +1,10 @@
 """A sixth game that lives only here: plain 3x3 tic-tac-toe, the proof that a game is one package.
 
 Everything the site needs of it is in this folder: the engine (``engine.py``), a computer player
-(``player.py``), the rules page (``templates/``), the board's renderer (``static/``) and the kind
-(``kind()`` below). ``tests/games/test_sixth_game.py`` registers it with ``games.kinds.register``
-and plays it through the site's own pages and services.
+(``player.py``), its post-game analysis hooks (``analysis.py``), the rules page (``templates/``),
+the board's renderer (``static/``) and the kind (``kind()`` below). ``tests/games/test_sixth_game.py``
+registers it with ``games.kinds.register`` and plays and analyses it through the site's own pages,
+socket and services.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ def kind() -> GameKind:
         slug=TicTacToeEngine.slug,
         engine=TicTacToeEngine(),
         player="tests.kinds.tictactoe.player",
+        analysis_hooks="tests.kinds.tictactoe.analysis",
+        order=6,  # after the five, in the lobby and every list of games
         name="Tic-Tac-Toe",
         blurb="Three in a row, on a board of nine.",
         sides=("X", "O"),
