@@ -30,7 +30,11 @@ from tests.people import me
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
-BACK_WITHIN = 10.0  # seconds from the worker's return to the obligation being met
+# Seconds from the worker's return to the obligation being met. The sweep finds it within a
+# second; the rest is the new worker loading its compiled cores and Hard's search, which take
+# several times longer while `make test`'s four pytest processes share two cores. A lost
+# obligation is never met, so the bound only needs to be finite.
+BACK_WITHIN = 30.0
 FAULT_SETTINGS = {
     "GAMES_SWEEP_SECONDS": "1",
     "GAMES_DRAW_OFFER_SECONDS": "4",
