@@ -96,8 +96,9 @@ def test_the_four_symmetries_keep_the_start_and_map_f5_onto_blacks_four_first_mo
 def test_hards_first_moves_are_varied_and_each_follows_a_named_opening():
     starts = {choose_move(ENGINE, ENGINE.initial(), "hard", seed=seed) for seed in range(20)}
     assert len(starts) >= 3  # all four open the same position, turned
-    replies = {choose_move(ENGINE, replay(ENGINE, ["f5"]), "hard", seed=seed) for seed in range(20)}
-    assert replies == {"d6", "f6"}  # the perpendicular and the diagonal, never the parallel f4
+    # After f5 d6 black has the Tiger's c3 and the Cat's c4 (the Rose's c5 reads below them here).
+    replies = {choose_move(ENGINE, replay(ENGINE, ["f5", "d6"]), "hard", seed=seed) for seed in range(20)}
+    assert replies == {"c3", "c4"}
     games = [hard_against_hard_in_book(seed) for seed in range(12)]
     for moves in games:
         assert len(moves) >= 4
@@ -105,11 +106,9 @@ def test_hards_first_moves_are_varied_and_each_follows_a_named_opening():
     assert len({canonical(moves)[:4] for moves in games}) >= 3
 
 
-def test_the_same_seed_gives_the_same_book_move():
-    state = replay(ENGINE, ["f5", "d6", "c3", "d3", "c4"])  # the Tiger: white has several named replies
-    assert len(book_moves(state)) > 1
+def test_the_same_seed_gives_the_same_book_moves():
     for seed in range(6):
-        assert choose_move(ENGINE, state, "hard", seed=seed) == choose_move(ENGINE, state, "hard", seed=seed)
+        assert hard_against_hard_in_book(seed) == hard_against_hard_in_book(seed)
 
 
 def test_a_line_reached_turned_or_by_another_order_is_still_in_the_book():
@@ -180,6 +179,12 @@ def test_an_avoided_move_is_never_hards_but_the_book_goes_on_after_it():
         parse("f5 d6\n")  # moves without a name
 
 
-def test_the_committed_book_avoids_the_parallel():
-    assert ("f5", "f4") in book_text().avoided
+def test_hard_never_plays_a_named_move_the_book_avoids_but_answers_it_from_the_book():
+    # The Parallel f4 (long held bad) and the X-square g7 are named openings Hard never chooses.
+    assert ("f5", "f4") in book_text().avoided and ("f5", "f6", "e6", "d6", "g7") in book_text().avoided
     assert "f4" not in book_moves(replay(ENGINE, ["f5"]))
+    assert "g7" not in book_moves(replay(ENGINE, ["f5", "f6", "e6", "d6"]))
+    # When the opponent opens with the diagonal f6, Hard (black) goes on with the book's e6.
+    assert {choose_move(ENGINE, replay(ENGINE, ["f5", "f6"]), "hard", seed=seed) for seed in range(5)} == {
+        "e6"
+    }
