@@ -2,7 +2,8 @@
 
 The openings are data, ``games/ai/data/reversi_openings.txt`` (its header names the sources):
 one named line of moves from the start per row, plus ``avoid:`` rows for book moves Hard must
-not play itself (the Parallel, moves its own search finds clearly worse). ``book_moves(state)``
+not play itself (the Parallel, and the moves Hard's own search or the game report read as
+unsound: ``bench/reversi_book_check.py``). ``book_moves(state)``
 answers from a dict built once, keyed by the position itself (both bitboards and the side to
 move), so a line reached by another move order, or in any of the four orientations of the
 board that keep the start position, is found in one lookup.

@@ -111,7 +111,7 @@ def test_the_same_seed_gives_the_same_book_moves():
         assert hard_against_hard_in_book(seed) == hard_against_hard_in_book(seed)
 
 
-def test_a_line_reached_turned_or_by_another_order_is_still_in_the_book():
+def test_a_line_played_in_another_orientation_is_still_in_the_book():
     # d3 c5 is f5 d6 reflected in the h1-a8 diagonal; the Tiger's replies there are its replies turned.
     turned = {transform_move(move, SYMMETRIES[3]) for move in book_moves(replay(ENGINE, ["f5", "d6", "c3"]))}
     assert book_moves(replay(ENGINE, ["d3", "c5", "f6"])) == tuple(sorted(turned))
@@ -123,9 +123,9 @@ def test_in_book_hard_plays_without_searching(monkeypatch):
 
     monkeypatch.setattr(reversi_ai, "search_move", no_search)
     state = replay(ENGINE, ["f5", "f6", "e6"])
-    started = time.perf_counter()
     move = reversi_ai.choose(ENGINE, state, "hard", random.Random(1), time.perf_counter() + 1.0)
-    assert move in book_moves(state) and time.perf_counter() - started < 0.05
+    assert book_moves(state) == ("d6", "f4")  # d6 of the Buffalo, Cow, Heath ..., f4 of the Classic Heath
+    assert move in book_moves(state)
 
 
 def test_after_an_out_of_book_move_hard_searches_as_before(monkeypatch):

@@ -195,4 +195,4 @@ def test_without_numba_the_pure_python_search_plays_at_the_old_budgets():
         [sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() in ENGINE.legal_moves(ENGINE.initial())
+    assert result.stdout.strip() in ENGINE.legal_moves(replay(ENGINE, ["f5", "f4"]))
