@@ -29,9 +29,15 @@ per second; this module's code is the fallback and the reference), and Hard
 then proves a win or draw from 20 empty squares and solves exactly from 18,
 in a quarter of the pure-Python budget.
 
-Both searching levels vary their first few moves: they pick at random (from
-the seeded ``rng``) among moves scored within a small margin of the best, so
-games against them do not all repeat.
+Hard opens from a book of the named Othello openings (``games.ai.reversi_book``,
+the data in ``games/ai/data/reversi_openings.txt``): while the position is one
+of the book's, in any of the four orientations that keep the start position, it
+plays one of the book's moves there, picked with the seeded ``rng``, without
+searching. Easy and Medium never look at the book.
+
+Both searching levels vary their first few moves out of book: they pick at
+random (from the seeded ``rng``) among moves scored within a small margin of the
+best, so games against them do not all repeat.
 
 Every search checks the clock at its nodes and gives up cleanly at the
 deadline, keeping the best move of the last completed iteration.
@@ -50,6 +56,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from games.ai import reversi_book
 from games.ai._cores import load_core
 from games.ai._reversi_tables import (
     _C_BY_EMPTY_CORNERS,
@@ -723,9 +730,10 @@ def search_move(own: int, opp: int, level: str, rng: random.Random, deadline: fl
 
 
 def warm_up() -> None:
-    """Read Hard's weights, and run every compiled function once (loads numba's cached machine
-    code, or compiles it)."""
+    """Read Hard's weights and opening book, and run every compiled function once (loads numba's
+    cached machine code, or compiles it)."""
     pattern_weights()
+    reversi_book.warm_up()
     core = compiled_core()
     if core is None:
         return
@@ -763,5 +771,11 @@ def choose(engine: Any, state: Any, level: str, rng: random.Random, deadline: fl
             raise IllegalMove("the game is over: there is no move to choose")
         pass_move: str = engine.pass_move
         return pass_move
+    if level == "hard":
+        # A named opening's move, when the game is still in the book: sound by published theory,
+        # and varied, where the search would answer every opening the same way.
+        book = reversi_book.book_moves(state)
+        if book:
+            return rng.choice(book)
     sq = easy_move(own, opp, rng) if level == "easy" else search_move(own, opp, level, rng, deadline)
     return SQUARE_NAMES[sq]

@@ -7,11 +7,11 @@ import time
 
 import pytest
 
-from games.ai import choose_move
+from games.ai import budget_for, choose_move
 from games.ai import reversi as reversi_ai
 from games.ai.reversi import final_score, solve_endgame
 from games.engines.base import IllegalMove, replay
-from games.engines.reversi import ReversiEngine, ReversiState
+from games.engines.reversi import SQUARE_NAMES, ReversiEngine, ReversiState
 
 ENGINE = ReversiEngine()
 LEVELS = ("easy", "medium", "hard")
@@ -121,15 +121,22 @@ def test_hard_keeps_to_its_time_budget(start):
     assert move in ENGINE.legal_moves(state)
 
 
-def test_hard_varies_its_opening_only_among_moves_within_half_a_disc_of_the_best():
+def hard_search(state: ReversiState, seed: int) -> str:
+    """Hard's search alone, as it plays out of its opening book (tests/games/ai/test_reversi_book.py)."""
+    deadline = time.perf_counter() + budget_for("reversi", "hard")
+    return SQUARE_NAMES[reversi_ai.search_move(*own_opp(state), "hard", random.Random(seed), deadline)]
+
+
+def test_hards_search_varies_its_opening_only_among_moves_within_half_a_disc_of_the_best():
     # After f5 the perpendicular d6 is best at every depth from 3 on, the parallel f4 and the
-    # diagonal f6 about two discs worse (Hard's own learned evaluation). Hard varies its first six
-    # plies among moves within half a disc, so it answers d6 whatever the seed; until Dec 2026
-    # the fail-hard bounds of the other two counted as "within" and it picked any of the three.
+    # diagonal f6 about two discs worse (Hard's own learned evaluation). Hard's search varies its
+    # first six plies among moves within half a disc, so it answers d6 whatever the seed; until Dec
+    # 2026 the fail-hard bounds of the other two counted as "within" and it picked any of the three.
+    # (Hard itself answers f5 from its opening book, where the diagonal is a named opening too.)
     state = replay(ENGINE, ["f5"])
-    assert {choose_move(ENGINE, state, "hard", seed=seed) for seed in range(12)} == {"d6"}
+    assert {hard_search(state, seed) for seed in range(12)} == {"d6"}
     # The first move still varies: the four openings are the same by symmetry.
-    assert len({choose_move(ENGINE, ENGINE.initial(), "hard", seed=seed) for seed in range(12)}) > 1
+    assert len({hard_search(ENGINE.initial(), seed) for seed in range(12)}) > 1
 
 
 def test_a_move_whose_window_test_failed_is_not_near_the_best():

@@ -13,6 +13,7 @@ import pytest
 
 from games.ai import budget_for, choose_move
 from games.ai import reversi as reversi_ai
+from games.engines.base import replay
 from games.engines.reversi import ReversiEngine, flips, legal_mask
 from tests.data import DATA
 
@@ -149,7 +150,7 @@ def positions_from_random_games(count: int, seed: int) -> list:
 @pytest.mark.perf
 def test_no_hard_move_uses_more_than_one_and_a_half_times_its_budget():
     budget = budget_for("reversi", "hard")
-    choose_move(ENGINE, ENGINE.initial(), "hard", seed=0)  # the weights and tables loaded
+    choose_move(ENGINE, replay(ENGINE, ["f5", "f4"]), "hard", seed=0)  # out of book: the weights loaded
     worst = 0.0
     for i, state in enumerate(positions_from_random_games(40, seed=7)):
         started = time.process_time()
@@ -186,11 +187,12 @@ def test_without_numba_the_pure_python_search_plays_at_the_old_budgets():
         "assert reversi.compiled_core() is None\n"
         "assert budget_for('reversi', 'hard') == 1.0\n"
         "e = ReversiEngine()\n"
-        "print(choose_move(e, e.initial(), 'hard', seed=1, time_budget=0.1))\n"
+        "s = e.play(e.play(e.initial(), 'f5'), 'f4')\n"  # the parallel: out of Hard's opening book
+        "print(choose_move(e, s, 'hard', seed=1, time_budget=0.1))\n"
     )
     env = {**os.environ, "GAMES_AI_PURE_PYTHON": "1"}
     result = subprocess.run(
         [sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() in ENGINE.legal_moves(ENGINE.initial())
+    assert result.stdout.strip() in ENGINE.legal_moves(replay(ENGINE, ["f5", "f4"]))
