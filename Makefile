@@ -58,7 +58,7 @@ perf: setup
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy config games accounts ratings launch chat tournaments api bots
+	$(BIN)/mypy core config games accounts ratings launch chat tournaments api bots
 	$(BIN)/lint-imports
 
 bench: setup
