@@ -96,3 +96,57 @@ def test_the_message_pages_mark_the_bot_that_wrote_and_the_bot_written_to(client
     assert re.search(r"<h1>Messages with robot" + MARK.pattern + "</h1>", conversation)
     bubbles = dict(re.findall(r'<div class="bubble-meta"><strong>(\w+)(.*?)</strong>', conversation, re.S))
     assert MARK.search(bubbles["robot"]) and not MARK.search(bubbles["alice"])
+
+
+def test_an_open_challenge_a_bot_posted_says_bot_in_the_lobby_and_in_its_feed(client, robot, bob):
+    # A bot posts open challenges through the API; the home page lists them beside people's.
+    for sender in (robot, bob):
+        services.create_human_game(identity=me(sender), game="ataxx", kind=Game.Kind.LOBBY, side=0, minutes=5)
+    page = client.get("/").content.decode()
+    lobby = page[page.index('<ul id="challenges"') :]
+    lobby = lobby[: lobby.index("</ul>")]
+    challengers = dict(re.findall(r"Ataxx against (\w+)(.*?) \(", lobby, re.S))
+    assert set(challengers) == {"robot", "bob"}
+    assert MARK.search(challengers["robot"]) and not MARK.search(challengers["bob"])
+    # The list is redrawn live from /lobby.json (home.js): each challenge says if a BOT posted it.
+    listed = client.get("/lobby.json").json()["challenges"]
+    assert {row["by"]: row["bot"] for row in listed} == {"robot": True, "bob": False}
+
+
+def test_a_game_against_a_bot_is_marked_in_your_games_and_your_move(client, robot, alice):
+    game_between(alice, robot)  # alice has the first move
+    client.force_login(alice)
+    page = client.get("/").content.decode()
+    for listing in ("my-games", "your-move"):
+        items = page[page.index(f'<ul id="{listing}"') :]
+        (seats,) = re.findall(r"Reversi: (.*?)</a>", items[: items.index("</ul>")], re.S)
+        assert re.fullmatch(r"alice – robot" + MARK.pattern, seats), seats
+
+
+def test_the_join_page_of_a_game_a_bot_opened_names_it_with_its_mark(client, robot):
+    created = services.create_human_game(
+        identity=me(robot), game="reversi", kind=Game.Kind.INVITE_LINK, side=0, minutes=5
+    )
+    page = client.get(f"/join/{created.invite_token}/").content.decode()
+    assert re.search(r"Players: robot" + MARK.pattern + " – …", page)
+
+
+def test_the_invitation_notice_says_whether_a_bot_sent_it(
+    robot, alice, bob, monkeypatch, django_capture_on_commit_callbacks
+):
+    # The home page's live "robot invited you to a game." (home.js) marks the name from this flag.
+    told = []
+    monkeypatch.setattr("games.bus.send_to_group", lambda group, message: told.append(message["payload"]))
+    with django_capture_on_commit_callbacks(execute=True):
+        for sender in (robot, bob):
+            services.create_human_game(
+                identity=me(sender),
+                game="ataxx",
+                kind=Game.Kind.DIRECT,
+                side=0,
+                minutes=5,
+                invited_user=alice,
+            )
+    invitations = [payload for payload in told if payload.get("type") == "invitation"]
+    assert {payload["from"]: payload["bot"] for payload in invitations} == {"robot": True, "bob": False}
+
