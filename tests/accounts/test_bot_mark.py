@@ -150,3 +150,57 @@ def test_the_invitation_notice_says_whether_a_bot_sent_it(
     invitations = [payload for payload in told if payload.get("type") == "invitation"]
     assert {payload["from"]: payload["bot"] for payload in invitations} == {"robot": True, "bob": False}
 
+
+def test_a_person_waiting_for_a_bot_to_accept_sees_its_mark(client, robot, alice):
+    invitation = services.create_human_game(
+        identity=me(alice), game="ataxx", kind=Game.Kind.DIRECT, side=0, minutes=5, invited_user=robot
+    )
+    client.force_login(alice)
+    page = client.get(f"/play/{invitation.pk}/").content.decode()
+    assert re.search(r"Waiting for robot" + MARK.pattern + " to accept your invitation.", page)
+
+
+def test_the_profile_marks_a_bot_among_the_recent_opponents(client, robot, alice, bob):
+    for opponent in (robot, bob):
+        game = game_between(alice, opponent)
+        services.resign(game_id=game.pk, identity=me(opponent))
+    page = client.get("/players/alice/").content.decode()
+    recent = page[page.index('<ul class="recent-games">') :]
+    opponents = dict(re.findall(r'<a href="/players/(\w+)/">\w+</a>(.*?)</span>', recent, re.S))
+    assert MARK.search(opponents["robot"]) and not MARK.search(opponents["bob"])
+
+
+def test_one_message_from_a_bot_and_a_blocked_bot_carry_the_mark(client, robot, alice):
+    from accounts.services.blocks import block
+    from accounts.services.messages import message_send
+
+    sent = message_send(sender=robot, recipient=alice, body="Good game! Again?")
+    client.force_login(alice)
+    page = client.get(f"/messages/{sent.message.pk}/").content.decode()
+    assert re.search(r"From robot" + MARK.pattern + " to alice,", page)
+
+    block(by=alice, user=robot)
+    settings = client.get("/settings/").content.decode()
+    assert re.search(r'<a href="/players/robot/">robot</a>' + MARK.pattern, settings)
+
+
+def test_a_tournament_a_bot_won_names_the_winner_with_its_mark(client, robot, alice):
+    from django.utils import timezone
+
+    from tournaments import selectors
+    from tournaments import services as tournament_services
+    from tournaments.models import Tournament
+
+    won = tournament_services.create(
+        user=alice, name="Engines welcome", kind="arena", game="ataxx", minutes=3, allow_bots=True
+    )
+    Tournament.objects.filter(pk=won.pk).update(
+        status=Tournament.Status.FINISHED, winner=robot, finished_at=timezone.now()
+    )
+    listed = client.get("/tournaments/").content.decode()
+    assert re.search(r"winner: robot" + MARK.pattern, listed)
+    page = client.get(won.get_absolute_url()).content.decode()
+    assert re.search(r"<strong data-winner-name>robot" + MARK.pattern + "</strong>", page)
+    # The page redraws the winner from the live standings (tournament.js): they say it is a BOT.
+    feed = selectors.snapshot(won.pk)
+    assert feed["winner"] == "robot" and feed["winner_bot"] is True
