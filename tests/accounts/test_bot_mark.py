@@ -136,7 +136,9 @@ def test_the_invitation_notice_says_whether_a_bot_sent_it(
 ):
     # The home page's live "robot invited you to a game." (home.js) marks the name from this flag.
     told = []
-    monkeypatch.setattr("games.bus.send_to_group", lambda group, message: told.append(message["payload"]))
+    monkeypatch.setattr(
+        "games.bus.send_to_group", lambda group, message: told.append(message.get("payload", {}))
+    )
     with django_capture_on_commit_callbacks(execute=True):
         for sender in (robot, bob):
             services.create_human_game(
