@@ -201,6 +201,8 @@ def send_lobby_event(game_id: int) -> None:
                     "game": game.game,
                     "status": game.status,
                     "from": game.created_by.username if game.created_by else "",
+                    # The home page's notice marks a BOT sender, as every name (issue #41).
+                    "bot": bool(game.created_by and game.created_by.is_bot),
                 },
             },
         )

@@ -109,6 +109,7 @@ def snapshot(tournament_id: int) -> dict[str, Any] | None:
             for pairing in current_games(tournament)
         ],
         "winner": tournament.winner.username if tournament.winner else None,
+        "winner_bot": bool(tournament.winner and tournament.winner.is_bot),
     }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db.models import F, Q
 
@@ -42,7 +43,7 @@ class RecentGame:
     result: str  # win / loss / draw, from the profile owner's side
     opponent_name: str
     opponent_username: str  # "" unless the opponent is a registered player
-    opponent_bot: bool  # a BOT account (issue #41)
+    opponent: Any  # the opponent's account (None for a guest or the computer): its BOT mark (issue #41)
 
     @property
     def replay_url(self) -> str:
@@ -69,7 +70,7 @@ def recent_games(player, *, limit: int = RECENT_GAMES) -> list[RecentGame]:
                 result=result,
                 opponent_name=game.side_name(1 - side),
                 opponent_username=opponent.username if opponent is not None else "",
-                opponent_bot=bool(opponent is not None and opponent.is_bot),
+                opponent=opponent,
             )
         )
     return rows

@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.html import escape, format_html, json_script
 from django.utils.safestring import SafeString, mark_safe
 
+from accounts.templatetags.player_tags import player_name
 from games.deadline_text import deadline_text
 from games.kinds import KINDS, renderer_table
 
@@ -348,10 +349,20 @@ def board_diagram(
 
 
 @register.filter
-def seat_names(game) -> str:
-    """ "alice – Computer (Easy)": both sides of a stored game, for lists of games."""
-    names = [game.side_name(side) if game.side_is_taken(side) else "…" for side in (0, 1)]
-    return " – ".join(names)
+def seat_names(game) -> SafeString:
+    """ "alice – Computer (Easy)": both sides of a stored game, for lists of games, as HTML.
+
+    A BOT account's name carries its mark ({% player_name %}, issue #41).
+    """
+
+    def seat(side: int) -> str:
+        if not game.side_is_taken(side):
+            return "…"
+        user = None if game.ai_of(side) else game.user_of(side)
+        # A guest or the computer: the plain name, escaped by format_html.
+        return player_name(user) if user is not None else game.side_name(side)
+
+    return format_html("{} – {}", seat(0), seat(1))
 
 
 @register.simple_tag

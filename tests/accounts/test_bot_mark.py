@@ -96,3 +96,113 @@ def test_the_message_pages_mark_the_bot_that_wrote_and_the_bot_written_to(client
     assert re.search(r"<h1>Messages with robot" + MARK.pattern + "</h1>", conversation)
     bubbles = dict(re.findall(r'<div class="bubble-meta"><strong>(\w+)(.*?)</strong>', conversation, re.S))
     assert MARK.search(bubbles["robot"]) and not MARK.search(bubbles["alice"])
+
+
+def test_an_open_challenge_a_bot_posted_says_bot_in_the_lobby_and_in_its_feed(client, robot, bob):
+    # A bot posts open challenges through the API; the home page lists them beside people's.
+    for sender in (robot, bob):
+        services.create_human_game(identity=me(sender), game="ataxx", kind=Game.Kind.LOBBY, side=0, minutes=5)
+    page = client.get("/").content.decode()
+    lobby = page[page.index('<ul id="challenges"') :]
+    lobby = lobby[: lobby.index("</ul>")]
+    challengers = dict(re.findall(r"Ataxx against (\w+)(.*?) \(", lobby, re.S))
+    assert set(challengers) == {"robot", "bob"}
+    assert MARK.search(challengers["robot"]) and not MARK.search(challengers["bob"])
+    # The list is redrawn live from /lobby.json (home.js): each challenge says if a BOT posted it.
+    listed = client.get("/lobby.json").json()["challenges"]
+    assert {row["by"]: row["bot"] for row in listed} == {"robot": True, "bob": False}
+
+
+def test_a_game_against_a_bot_is_marked_in_your_games_and_your_move(client, robot, alice):
+    game_between(alice, robot)  # alice has the first move
+    client.force_login(alice)
+    page = client.get("/").content.decode()
+    for listing in ("my-games", "your-move"):
+        items = page[page.index(f'<ul id="{listing}"') :]
+        (seats,) = re.findall(r"Reversi: (.*?)</a>", items[: items.index("</ul>")], re.S)
+        assert re.fullmatch(r"alice – robot" + MARK.pattern, seats), seats
+
+
+def test_the_join_page_of_a_game_a_bot_opened_names_it_with_its_mark(client, robot):
+    created = services.create_human_game(
+        identity=me(robot), game="reversi", kind=Game.Kind.INVITE_LINK, side=0, minutes=5
+    )
+    page = client.get(f"/join/{created.invite_token}/").content.decode()
+    assert re.search(r"Players: robot" + MARK.pattern + " – …", page)
+
+
+def test_the_invitation_notice_says_whether_a_bot_sent_it(
+    robot, alice, bob, monkeypatch, django_capture_on_commit_callbacks
+):
+    # The home page's live "robot invited you to a game." (home.js) marks the name from this flag.
+    told = []
+    monkeypatch.setattr(
+        "games.bus.send_to_group", lambda group, message: told.append(message.get("payload", {}))
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        for sender in (robot, bob):
+            services.create_human_game(
+                identity=me(sender),
+                game="ataxx",
+                kind=Game.Kind.DIRECT,
+                side=0,
+                minutes=5,
+                invited_user=alice,
+            )
+    invitations = [payload for payload in told if payload.get("type") == "invitation"]
+    assert {payload["from"]: payload["bot"] for payload in invitations} == {"robot": True, "bob": False}
+
+
+def test_a_person_waiting_for_a_bot_to_accept_sees_its_mark(client, robot, alice):
+    invitation = services.create_human_game(
+        identity=me(alice), game="ataxx", kind=Game.Kind.DIRECT, side=0, minutes=5, invited_user=robot
+    )
+    client.force_login(alice)
+    page = client.get(f"/play/{invitation.pk}/").content.decode()
+    assert re.search(r"Waiting for robot" + MARK.pattern + " to accept your invitation.", page)
+
+
+def test_the_profile_marks_a_bot_among_the_recent_opponents(client, robot, alice, bob):
+    for opponent in (robot, bob):
+        game = game_between(alice, opponent)
+        services.resign(game_id=game.pk, identity=me(opponent))
+    page = client.get("/players/alice/").content.decode()
+    recent = page[page.index('<ul class="recent-games">') :]
+    opponents = dict(re.findall(r'<a href="/players/(\w+)/">\w+</a>(.*?)</span>', recent, re.S))
+    assert MARK.search(opponents["robot"]) and not MARK.search(opponents["bob"])
+
+
+def test_one_message_from_a_bot_and_a_blocked_bot_carry_the_mark(client, robot, alice):
+    from accounts.services.blocks import block
+    from accounts.services.messages import message_send
+
+    sent = message_send(sender=robot, recipient=alice, body="Good game! Again?")
+    client.force_login(alice)
+    page = client.get(f"/messages/{sent.message.pk}/").content.decode()
+    assert re.search(r"From robot" + MARK.pattern + " to alice,", page)
+
+    block(by=alice, user=robot)
+    settings = client.get("/settings/").content.decode()
+    assert re.search(r'<a href="/players/robot/">robot</a>' + MARK.pattern, settings)
+
+
+def test_a_tournament_a_bot_won_names_the_winner_with_its_mark(client, robot, alice):
+    from django.utils import timezone
+
+    from tournaments import selectors
+    from tournaments import services as tournament_services
+    from tournaments.models import Tournament
+
+    won = tournament_services.create(
+        user=alice, name="Engines welcome", kind="arena", game="ataxx", minutes=3, allow_bots=True
+    )
+    Tournament.objects.filter(pk=won.pk).update(
+        status=Tournament.Status.FINISHED, winner=robot, finished_at=timezone.now()
+    )
+    listed = client.get("/tournaments/").content.decode()
+    assert re.search(r"winner: robot" + MARK.pattern, listed)
+    page = client.get(won.get_absolute_url()).content.decode()
+    assert re.search(r"<strong data-winner-name>robot" + MARK.pattern + "</strong>", page)
+    # The page redraws the winner from the live standings (tournament.js): they say it is a BOT.
+    feed = selectors.snapshot(won.pk)
+    assert feed["winner"] == "robot" and feed["winner_bot"] is True

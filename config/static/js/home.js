@@ -201,9 +201,10 @@ function renderChallenges(challenges, names) {
     const text = item.days_per_move
       ? gettext("%(name)s against %(who)s (%(rating)s), %(clock)s per move")
       : gettext("%(name)s against %(who)s (%(rating)s), %(clock)s");
-    row.append(format(text, {
+    // The challenger's name keeps its BOT mark (a bot may post open challenges through the API).
+    row.append(...sentenceWithName(text, {
       name: names[item.game] || item.name, who: item.by, rating: item.provisional ? item.rating + "?" : item.rating, clock: item.clock,
-    }), " ");
+    }, "who", item.bot), " ");
     if (item.casual) {
       const tag = document.createElement("span");
       tag.className = "casual-tag";
@@ -334,7 +335,7 @@ function onNotification(payload) {
     refresh();
     if (payload.status === "waiting") {
       const status = document.getElementById("home-status");
-      status.textContent = format(gettext("%(who)s invited you to a game."), { who: payload.from });
+      status.replaceChildren(...sentenceWithName(gettext("%(who)s invited you to a game."), { who: payload.from }, "who", payload.bot));
     }
   }
 }

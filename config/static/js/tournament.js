@@ -102,7 +102,9 @@ import { botMark } from "./play/text.js";
     root.querySelector("[data-no-games]").hidden = data.games.length > 0;
     if (data.winner) {
       root.querySelector("[data-winner]").hidden = false;
-      root.querySelector("[data-winner-name]").textContent = data.winner;
+      var winner = root.querySelector("[data-winner-name]");
+      winner.textContent = data.winner;
+      if (data.winner_bot) winner.appendChild(botMark());
     }
     if (data.status === "finished" && status !== "finished") showFinished(data);
     status = data.status;

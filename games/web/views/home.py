@@ -234,6 +234,7 @@ def lobby(request):
                     "game": row.game.game,
                     "name": row.game.get_game_display(),
                     "by": row.game.created_by.username if row.game.created_by else "",
+                    "bot": bool(row.game.created_by and row.game.created_by.is_bot),
                     "rating": row.rating,
                     "provisional": row.provisional,
                     "minutes": row.game.time_control // 60,

@@ -1,0 +1,57 @@
+"""The home page's live lists mark a BOT's name as the server-rendered ones do (issue #41): an open
+challenge a bot posted, and the "invited you" notice, both drawn by home.js from the feeds."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from accounts.identity import Identity
+from games import services
+from games.models import Game
+from tests.browser.conftest import DESKTOP
+from tests.browser.pages import in_thread
+
+pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+def _post(user, kind: str, **terms) -> Game:
+    return in_thread(
+        services.create_human_game,
+        identity=Identity(user=user, guest=None),
+        game="ataxx",
+        kind=kind,
+        side=0,
+        minutes=5,
+        **terms,
+    )
+
+
+def test_a_bots_challenge_and_invitation_show_its_mark_when_they_arrive_live(
+    new_context, user_factory, login_session, redis_layer
+):
+    alice, bob = user_factory("alice"), user_factory("bob")
+    robot = user_factory("robot", is_bot=True)
+    page = new_context(viewport=DESKTOP, session_cookie=login_session(alice)).new_page()
+    with page.expect_websocket(lambda ws: ws.url.endswith("/ws/notify/")):
+        page.goto("/")
+    expect(page.locator("#challenges .empty")).to_be_visible()
+    page.wait_for_timeout(500)  # the notification socket's handshake: an event before it would be missed
+
+    # A bot (through the API, in life) and a person post open challenges while alice looks on.
+    by_robot, by_bob = _post(robot, Game.Kind.LOBBY), _post(bob, Game.Kind.LOBBY)
+    robot_row = page.locator(f'#challenges li[data-game-id="{by_robot.pk}"]')
+    bob_row = page.locator(f'#challenges li[data-game-id="{by_bob.pk}"]')
+    expect(bob_row).to_contain_text("Ataxx against bob")
+    expect(robot_row).to_contain_text("Ataxx against robot")
+    mark = robot_row.locator(".bot-mark")
+    expect(mark).to_have_text("BOT")
+    expect(mark).to_have_attribute("title", "A program plays this account")
+    expect(bob_row.locator(".bot-mark")).to_have_count(0)
+
+    # The bot invites her: the notice above the lists names it with its mark.
+    _post(robot, Game.Kind.DIRECT, invited_user=alice)
+    status = page.locator("#home-status")
+    expect(status).to_contain_text("robot")
+    expect(status).to_contain_text("invited you to a game.")
+    expect(status.locator(".bot-mark")).to_have_text("BOT")
