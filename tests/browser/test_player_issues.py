@@ -466,12 +466,15 @@ def test_the_four_tac_toe_rules_teach_the_geometry_step_by_step(new_context, lan
         with translation.override(lang):
             motion = f"{translation.gettext('one cell up')}, {translation.gettext('one board right')}"
         assert "one" not in motion, f"the motions are translated into {lang}"
+    page = new_context(viewport=DESKTOP).new_page()
+    page.goto("/rules/four_tac_toe/")
+    if lang != "en":
+        with page.expect_navigation():
+            page.select_option("#lang-select", lang)
     for viewport, size in ((DESKTOP, "desktop"), (PHONE, "phone")):
-        page = new_context(viewport=viewport).new_page()
-        page.goto("/rules/four_tac_toe/")
-        if lang != "en":
-            with page.expect_navigation():
-                page.select_option("#lang-select", lang)
+        if viewport != DESKTOP:
+            page.set_viewport_size(viewport)
+            page.reload()  # laid out from the start at this size, the answers folded again
         # A line, a square, a cube, a hypercube: each step with its picture and its lines.
         for step, count in (
             ("step-line", 1),
