@@ -11,11 +11,11 @@ folder is skipped, except in CI (``CI=true``) where a missing browser fails.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -50,29 +50,41 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(scope="session")
-def collected_static() -> Iterator[Path]:
+def collected_static(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Production-style static files (hashed names, a manifest) for the daphne process.
 
     Unit tests render pages without a manifest; the browser tests check that the
-    pages' ES modules also load the way production serves them.
+    pages' ES modules also load the way production serves them. The files are the same
+    for every pytest process of a run (pytest-xdist), so the first to need them collects
+    them for all, under a lock: collecting (hashing and compressing every file) took each
+    process seconds of CPU (issue #39).
     """
     if EXTERNAL_SITE:  # the running site collected its own
         yield Path(os.environ.get("DJANGO_STATIC_ROOT", ""))
         return
-    root = Path(tempfile.mkdtemp(prefix="static-"))
+    # The folder all of this run's processes share (pytest-xdist's own recipe); this one's without xdist.
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent
+    root, done = shared / "static", shared / "static.collected"
     extra = {"DJANGO_STATIC_ROOT": str(root), "DJANGO_STATIC_MANIFEST": "1"}
-    env = {**os.environ, **extra, "DJANGO_SETTINGS_MODULE": "config.settings"}
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
-        cwd=BASE_DIR,
-        env=env,
-        check=True,
-    )
+    with (shared / "static.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not done.exists():
+            shutil.rmtree(root, ignore_errors=True)  # a collection that failed half-way
+            env = {**os.environ, **extra, "DJANGO_SETTINGS_MODULE": "config.settings"}
+            subprocess.run(
+                [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+                cwd=BASE_DIR,
+                env=env,
+                check=True,
+            )
+            done.touch()
     with pytest.MonkeyPatch.context() as patch:
         for name, value in extra.items():
             patch.setenv(name, value)  # inherited by the processes started next
         yield root
-    shutil.rmtree(root, ignore_errors=True)
+    # Left for the other processes; pytest removes old runs' temporary folders itself.
 
 
 @pytest.fixture(scope="session")

@@ -1,8 +1,14 @@
 """The computer players as UGI/UAI engines (issue #41), driven the way a match runner drives
-them: a separate process, commands on its stdin, answers read from its stdout.
+them: commands written line by line, answers read line by line, with a deadline on every wait.
 
-Most engines here run with ``GAMES_AI_PURE_PYTHON=1`` (no numba to load: each starts in a
-fraction of a second); the ``manage.py engine`` test runs the compiled searches as shipped.
+Two ways in, one conversation. ``EngineProcess`` starts the real program
+(``python -m games.ai.ugi`` or ``manage.py engine``): each game's handshake, search and
+``quit`` run in a fresh process of its own, so a game that only works with the site loaded
+would fail here. Those engines run with ``GAMES_AI_PURE_PYTHON=1`` (no numba to load); the
+``manage.py engine`` test runs the compiled searches as shipped. ``EngineThread`` runs the same
+loop (``serve`` over an ``EngineSession``) on a thread of this process, over OS pipes: the
+protocol's details (positions, queries, bad input, whole games) are checked there, without a
+Python start per test (issue #39: the starts were most of this file's time).
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from games.ai import DEFAULT_BUDGET, MAX_BUDGET
-from games.ai.ugi import EngineSession, GoLimits, ProtocolError, parse_go, search_seconds
+from games.ai.ugi import EngineSession, GoLimits, ProtocolError, parse_go, search_seconds, serve
 from games.engines import ENGINES, get
 
 REPO = Path(__file__).resolve().parents[3]
@@ -28,36 +34,27 @@ ANSWER_TIMEOUT = 60.0
 SLUGS = sorted(ENGINES)
 
 
-class EngineProcess:
-    """An engine under test: lines in, lines out, with a deadline on every wait."""
+class Conversation:
+    """An engine under test: lines in, lines out, with a deadline on every wait.
 
-    def __init__(self, args: list[str], *, pure_python: bool = True) -> None:
-        env = {**os.environ}
-        if pure_python:
-            env["GAMES_AI_PURE_PYTHON"] = "1"
-        self.process = subprocess.Popen(
-            [sys.executable, *args],
-            cwd=REPO,
-            env=env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            bufsize=1,
-        )
+    A transport puts each line the engine prints on ``self.lines``, then ``None`` when it ends,
+    and says in ``_why_it_ended`` what it left behind (stderr, an exception).
+    """
+
+    def __init__(self) -> None:
         self.lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
 
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.lines.put(line.rstrip("\n"))
+    def _pump(self, stream) -> None:
+        with stream:
+            for line in stream:
+                self.lines.put(line.rstrip("\n"))
         self.lines.put(None)
 
+    def _why_it_ended(self) -> str:
+        raise NotImplementedError
+
     def send(self, line: str) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
+        raise NotImplementedError
 
     def read_until(self, done: Callable[[str], bool]) -> list[str]:
         """Lines up to and including the first for which ``done`` is true."""
@@ -68,8 +65,7 @@ class EngineProcess:
             except queue.Empty:
                 raise AssertionError(f"no answer within {ANSWER_TIMEOUT} s; so far: {seen}") from None
             if line is None:
-                stderr = self.process.stderr.read() if self.process.stderr else ""
-                raise AssertionError(f"the engine exited; it printed {seen}; stderr: {stderr}")
+                raise AssertionError(f"the engine exited; it printed {seen}; {self._why_it_ended()}")
             seen.append(line)
             if done(line):
                 return seen
@@ -90,6 +86,35 @@ class EngineProcess:
         self.send("isready")
         return [text for text in self.read_until(lambda text: text == "readyok") if "error" in text]
 
+
+class EngineProcess(Conversation):
+    """The real program in a process of its own, on its stdin and stdout."""
+
+    def __init__(self, args: list[str], *, pure_python: bool = True) -> None:
+        super().__init__()
+        env = {**os.environ}
+        if pure_python:
+            env["GAMES_AI_PURE_PYTHON"] = "1"
+        self.process = subprocess.Popen(
+            [sys.executable, *args],
+            cwd=REPO,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
+        threading.Thread(target=self._pump, args=(self.process.stdout,), daemon=True).start()
+
+    def _why_it_ended(self) -> str:
+        return f"stderr: {self.process.stderr.read() if self.process.stderr else ''}"
+
+    def send(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
     def quit(self) -> int:
         self.send("quit")
         return self.process.wait(timeout=ANSWER_TIMEOUT)
@@ -100,8 +125,55 @@ class EngineProcess:
             self.process.wait()
 
 
-def start(slug: str, *extra: str, handshake: str = "ugi") -> EngineProcess:
-    engine = EngineProcess(["-m", "games.ai.ugi", slug, *extra])
+class EngineThread(Conversation):
+    """``serve`` over an ``EngineSession`` on a thread, its stdin and stdout OS pipes: the loop
+    ``python -m games.ai.ugi SLUG --level LEVEL`` runs, without starting Python again."""
+
+    def __init__(self, slug: str, *, level: str = "hard") -> None:
+        super().__init__()
+        session = EngineSession(slug, level=level)
+        to_engine, from_engine = os.pipe(), os.pipe()
+        self._stdin = open(to_engine[1], "w", buffering=1)  # noqa: SIM115 (closed by quit/kill)
+        engine_stdin = open(to_engine[0])  # noqa: SIM115
+        engine_stdout = open(from_engine[1], "w")  # noqa: SIM115
+        self.failure: BaseException | None = None
+
+        def run() -> None:
+            try:
+                serve(session, engine_stdin, engine_stdout)
+            except BaseException as exc:  # reported by read_until, as a process's stderr is
+                self.failure = exc
+            finally:
+                engine_stdin.close()
+                engine_stdout.close()  # the reader sees the end, as it sees a process exit
+
+        self.thread = threading.Thread(target=run, daemon=True)
+        self.thread.start()
+        engine_answers = open(from_engine[0])  # noqa: SIM115 (closed by _pump at the end)
+        threading.Thread(target=self._pump, args=(engine_answers,), daemon=True).start()
+
+    def _why_it_ended(self) -> str:
+        return f"it raised: {self.failure!r}"
+
+    def send(self, line: str) -> None:
+        self._stdin.write(line + "\n")
+
+    def quit(self) -> int:
+        """0 once the loop has returned after ``quit`` (the program then exits with 0)."""
+        self.send("quit")
+        self.thread.join(timeout=ANSWER_TIMEOUT)
+        assert not self.thread.is_alive(), "the engine did not stop after quit"
+        self.kill()
+        return 0 if self.failure is None else 1
+
+    def kill(self) -> None:
+        if not self._stdin.closed:
+            self._stdin.close()  # the end of the input: the loop returns
+        self.thread.join(timeout=ANSWER_TIMEOUT)
+
+
+def start(slug: str, *, level: str = "hard", handshake: str = "ugi") -> EngineThread:
+    engine = EngineThread(slug, level=level)
     engine.ask(handshake, f"{handshake}ok")
     engine.ask("isready", "readyok")
     return engine
@@ -109,10 +181,11 @@ def start(slug: str, *extra: str, handshake: str = "ugi") -> EngineProcess:
 
 @pytest.fixture
 def engines():
-    started: list[EngineProcess] = []
+    """Engines on threads of this process, handshake and ``isready`` done; stopped after the test."""
+    started: list[EngineThread] = []
 
-    def make(slug: str, *extra: str, handshake: str = "ugi") -> EngineProcess:
-        started.append(start(slug, *extra, handshake=handshake))
+    def make(slug: str, *, level: str = "hard", handshake: str = "ugi") -> EngineThread:
+        started.append(start(slug, level=level, handshake=handshake))
         return started[-1]
 
     yield make
@@ -174,7 +247,7 @@ def test_a_position_given_as_fen_and_a_clock(engines, slug):
     state = rules.initial()
     for move in random_finished_game(slug, seed=3)[:4]:
         state = rules.play(state, move)
-    engine = engines(slug, "--level", "easy")
+    engine = engines(slug, level="easy")
     engine.send(f"position fen {rules.fen(state)}")
     assert engine.response("fen") == rules.fen(state)
     move = engine.bestmove("go p1time 3000 p2time 3000 p1inc 100 p2inc 100")
@@ -189,7 +262,7 @@ def test_a_position_given_as_fen_and_a_clock(engines, slug):
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_query_on_finished_games_of_each_game(engines, slug):
-    engine = engines(slug, "--level", "easy")
+    engine = engines(slug, level="easy")
     rules = get(slug)
     results = set()
     for seed in range(4):
@@ -220,7 +293,7 @@ def test_query_on_finished_games_of_each_game(engines, slug):
     ],
 )
 def test_query_result_on_positions_given_as_fen(engines, slug, fen, result):
-    engine = engines(slug, "--level", "easy")
+    engine = engines(slug, level="easy")
     engine.send(f"position fen {fen}")
     assert engine.response("result") == result
     assert engine.response("gameover") == ("false" if result == "none" else "true")
@@ -258,7 +331,7 @@ def test_uai_is_refused_for_the_other_games(engines):
 
 
 def test_bad_input_is_answered_with_an_error_and_changes_nothing(engines):
-    engine = engines("ultimate_ttt", "--level", "easy")
+    engine = engines("ultimate_ttt", level="easy")
     engine.send("position startpos moves e5 e6")
     before = engine.response("fen")
     bad = [
@@ -284,7 +357,7 @@ def test_bad_input_is_answered_with_an_error_and_changes_nothing(engines):
 
 
 def test_an_illegal_move_in_position_is_refused_and_the_position_kept(engines):
-    engine = engines("reversi", "--level", "easy")
+    engine = engines("reversi", level="easy")
     engine.send("position startpos moves d3")
     before = engine.response("fen")
     # d3 c5 is legal, then a1 flips nothing: the whole command is refused, not its first half.
@@ -309,12 +382,12 @@ def test_the_level_option_is_taken(engines):
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_a_whole_game_engine_against_engine(engines, slug):
-    """Two engine processes play a game to its end the way a match runner plays them: the
-    position as start + moves before every ``go``; every answer is checked by the site's rules."""
+    """Two engines play a game to its end the way a match runner plays them: the position as
+    start + moves before every ``go``; every answer is checked by the site's rules."""
     rules = get(slug)
     # Ataxx: one side speaks UAI, the other UGI, each with its own clock words.
     handshakes = ("uai", "ugi") if slug == "ataxx" else ("ugi", "ugi")
-    players = [engines(slug, "--level", "easy", handshake=handshake) for handshake in handshakes]
+    players = [engines(slug, level="easy", handshake=handshake) for handshake in handshakes]
     for player, handshake in zip(players, handshakes, strict=True):
         player.send(f"{handshake}newgame")
     clocks = {0: "go p1time 60000 p2time 60000 p1inc 0 p2inc 0", 1: "go movetime 20"}
