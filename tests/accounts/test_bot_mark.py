@@ -206,3 +206,28 @@ def test_a_tournament_a_bot_won_names_the_winner_with_its_mark(client, robot, al
     # The page redraws the winner from the live standings (tournament.js): they say it is a BOT.
     feed = selectors.snapshot(won.pk)
     assert feed["winner"] == "robot" and feed["winner_bot"] is True
+
+
+def test_the_your_move_notice_of_a_correspondence_game_says_whether_the_opponent_is_a_bot(
+    robot, alice, bob, monkeypatch
+):
+    # Every page's "Your move against robot" toast (notify.js) marks the name from this flag.
+    from games import bus
+
+    told = []
+    monkeypatch.setattr("games.bus.send_to_group", lambda group, message: told.append(message["payload"]))
+    for opponent in (robot, bob):
+        created = services.create_human_game(
+            identity=me(alice), game="reversi", kind=Game.Kind.INVITE_LINK, side=0, days_per_move=3
+        )
+        game = services.join_game(game_id=created.pk, identity=me(opponent), token=created.invite_token)
+        bus.send_your_turn(alice.pk, game.pk)  # alice plays first
+    turns = [payload for payload in told if payload.get("type") == "your_turn"]
+    assert {payload["opponent"]: payload["bot"] for payload in turns} == {"robot": True, "bob": False}
+
+
+def test_every_page_loads_the_notices_as_a_module_that_shares_the_bot_mark(client, alice):
+    # notify.js imports botMark's sentenceWithName (play/text.js): a classic <script> could not.
+    client.force_login(alice)
+    page = client.get("/tournaments/").content.decode()
+    assert re.search(r'<script type="module" src="/static/js/notify\.js[^"]*"></script>', page)

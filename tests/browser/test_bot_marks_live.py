@@ -55,3 +55,26 @@ def test_a_bots_challenge_and_invitation_show_its_mark_when_they_arrive_live(
     expect(status).to_contain_text("robot")
     expect(status).to_contain_text("invited you to a game.")
     expect(status.locator(".bot-mark")).to_have_text("BOT")
+
+
+def test_an_invitation_from_a_bot_arrives_on_another_page_as_a_toast_with_its_mark(
+    new_context, user_factory, login_session, redis_layer
+):
+    alice, bob = user_factory("alice"), user_factory("bob")
+    robot = user_factory("robot", is_bot=True)
+    page = new_context(viewport=DESKTOP, session_cookie=login_session(alice)).new_page()
+    with page.expect_websocket(lambda ws: ws.url.endswith("/ws/notify/")):
+        page.goto("/tournaments/")  # any page but home: notify.js shows invitations as toasts
+    expect(page.locator("html")).to_have_attribute("data-notify-socket", "open")
+
+    by_robot, by_bob = (
+        _post(robot, Game.Kind.DIRECT, invited_user=alice),
+        _post(bob, Game.Kind.DIRECT, invited_user=alice),
+    )
+    robot_toast = page.locator(f'[data-invitation="{by_robot.pk}"]')
+    bob_toast = page.locator(f'[data-invitation="{by_bob.pk}"]')
+    expect(robot_toast).to_contain_text("robot")
+    expect(robot_toast).to_contain_text("invites you to play Ataxx")
+    expect(robot_toast.locator(".bot-mark")).to_have_text("BOT")
+    expect(bob_toast).to_contain_text("bob invites you to play Ataxx")
+    expect(bob_toast.locator(".bot-mark")).to_have_count(0)
