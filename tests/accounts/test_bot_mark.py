@@ -231,3 +231,25 @@ def test_every_page_loads_the_notices_as_a_module_that_shares_the_bot_mark(clien
     client.force_login(alice)
     page = client.get("/tournaments/").content.decode()
     assert re.search(r'<script type="module" src="/static/js/notify\.js[^"]*"></script>', page)
+
+
+def test_a_bots_chat_lines_carry_its_mark_in_the_replay_and_in_what_the_sockets_hear(
+    client, robot, alice, monkeypatch, django_capture_on_commit_callbacks
+):
+    from chat import services as chat
+
+    heard = []
+    monkeypatch.setattr("core.messages.send_to_group", lambda group, event: heard.append(event))
+    game = game_between(alice, robot)
+    with django_capture_on_commit_callbacks(execute=True):
+        chat.post_line(game_id=game.pk, identity=me(robot), preset="good_luck")  # through the API, in life
+        chat.post_line(game_id=game.pk, identity=me(alice), preset="hello")
+    # Each game socket passes the flag on to its page (play/chat.js marks the name from it).
+    assert {event["name"]: event["bot"] for event in heard if event["type"] == "chat.line"} == {
+        "robot": True,
+        "alice": False,
+    }
+    services.resign(game_id=game.pk, identity=me(alice))
+    replay = client.get(f"/play/{game.pk}/replay/").content.decode()
+    names = dict(re.findall(r'<span class="chat-name">(\w+)(.*?)</span>', replay, re.S))
+    assert MARK.search(names["robot"]) and not MARK.search(names["alice"])
