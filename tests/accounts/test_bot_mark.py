@@ -253,3 +253,14 @@ def test_a_bots_chat_lines_carry_its_mark_in_the_replay_and_in_what_the_sockets_
     replay = client.get(f"/play/{game.pk}/replay/").content.decode()
     names = dict(re.findall(r'<span class="chat-name">(\w+)(.*?)</span>', replay, re.S))
     assert MARK.search(names["robot"]) and not MARK.search(names["alice"])
+
+
+def test_the_game_record_titles_the_bots_side_bot_as_lichess_does(client, robot, alice):
+    from games.engines.record import parse_record_headers
+
+    game = game_between(alice, robot)
+    services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    services.resign(game_id=game.pk, identity=me(robot))
+    headers, moves = parse_record_headers(client.get(f"/play/{game.pk}/record.txt").content.decode())
+    assert (headers["Player0"], headers["Player1"], headers["Player1Title"]) == ("alice", "robot", "BOT")
+    assert "Player0Title" not in headers and moves == ["d3"]
