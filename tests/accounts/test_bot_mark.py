@@ -264,3 +264,26 @@ def test_the_game_record_titles_the_bots_side_bot_as_lichess_does(client, robot,
     headers, moves = parse_record_headers(client.get(f"/play/{game.pk}/record.txt").content.decode())
     assert (headers["Player0"], headers["Player1"], headers["Player1Title"]) == ("alice", "robot", "BOT")
     assert "Player0Title" not in headers and moves == ["d3"]
+
+
+def test_the_correspondence_mails_name_a_bot_opponent_with_bot(robot, alice, bob, inbox):
+    from allauth.account.models import EmailAddress
+
+    from accounts.models import Preferences
+    from games.services.correspondence_mail import send_due_mails
+
+    for person, address in ((alice, "alice@example.org"), (bob, "bob@example.org")):
+        EmailAddress.objects.create(user=person, email=address, verified=True, primary=True)
+        Preferences.objects.update_or_create(user=person, defaults={"correspondence_mail": True})
+        created = services.create_human_game(
+            identity=me(person), game="reversi", kind=Game.Kind.INVITE_LINK, side=0, days_per_move=3
+        )
+        services.join_game(game_id=created.pk, identity=me(robot), token=created.invite_token)
+    alice_game = Game.objects.get(user0=alice)
+    services.play_move(game_id=alice_game.pk, identity=me(alice), token="d3", ply=0)
+    services.play_move(game_id=alice_game.pk, identity=me(robot), token="c5", ply=1)  # alice to move again
+    assert send_due_mails() == 2
+    mails = {mail["To"]: mail for mail in inbox.take()}
+    assert mails["alice@example.org"]["Subject"] == "Your move: Reversi against robot (BOT)"
+    body = mails["bob@example.org"].get_content()
+    assert "It is your move in Reversi against robot (BOT) (3 days per move)" in body
