@@ -78,7 +78,7 @@ def recent_lines(game_id: int, identity: Identity, *, rooms: tuple[str, ...]) ->
 
 def author_is_bot(line: ChatLine) -> bool:
     """Whether a BOT account wrote the line: its name is marked BOT, as everywhere (issue #41)."""
-    return line.user_id is not None and line.user.is_bot
+    return line.user is not None and line.user.is_bot
 
 
 def line_payload(line: ChatLine, *, mine: bool) -> dict[str, Any]:
