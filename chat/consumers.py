@@ -146,6 +146,8 @@ class ChatPart(SocketPart[GameConsumer]):
                     "side": event["side"],
                     "name": display_name(event["name"]) if event["user"] is None else event["name"],
                     "guest": event["user"] is None,
+                    # .get: a line announced by a process of the previous release has no flag.
+                    "bot": event.get("bot", False),
                     "text": preset_text(event["preset"]) if event["preset"] else event["text"],
                     "preset": event["preset"] or None,
                     "at": int(event["at"] * 1000),

@@ -58,7 +58,8 @@ def is_author(line: ChatLine, identity: Identity) -> bool:
 
 def visible_lines(game_id: int, identity: Identity, *, rooms: tuple[str, ...]) -> QuerySet[ChatLine]:
     """The game's lines of ``rooms`` that ``identity`` may read, oldest first."""
-    lines = ChatLine.objects.filter(game_id=game_id, room__in=rooms, hidden=False)
+    # The author's row comes along: a BOT's lines are marked (issue #41, ``line_payload``).
+    lines = ChatLine.objects.filter(game_id=game_id, room__in=rooms, hidden=False).select_related("user")
     if identity.user is not None:
         mine = Q(user_id=identity.user.pk)
         blocked = Block.objects.filter(blocker_id=identity.user.pk).values("blocked_id")
@@ -75,6 +76,11 @@ def recent_lines(game_id: int, identity: Identity, *, rooms: tuple[str, ...]) ->
     return list(reversed(newest))
 
 
+def author_is_bot(line: ChatLine) -> bool:
+    """Whether a BOT account wrote the line: its name is marked BOT, as everywhere (issue #41)."""
+    return line.user is not None and line.user.is_bot
+
+
 def line_payload(line: ChatLine, *, mine: bool) -> dict[str, Any]:
     """A line as a socket or a page shows it, in the active language (presets and guest names)."""
     return {
@@ -83,6 +89,7 @@ def line_payload(line: ChatLine, *, mine: bool) -> dict[str, Any]:
         "side": line.side,
         "name": display_name(line.author_name) if line.user_id is None else line.author_name,
         "guest": line.user_id is None,
+        "bot": author_is_bot(line),
         "text": preset_text(line.preset) if line.preset else line.text,
         "preset": line.preset or None,
         "at": int(line.created_at.timestamp() * 1000),

@@ -361,6 +361,7 @@ def line_event(result: Result) -> messages.ChatLine:
         "at": line.created_at.timestamp(),
         "user": line.user_id,
         "guest": line.guest_key,
+        "bot": selectors.author_is_bot(line),
         "muted": line.muted,
         "hide_from": list(result.hide_from),
     }

@@ -90,6 +90,7 @@ class ChatLine(TypedDict):
     at: float
     user: int | None
     guest: str
+    bot: bool  # a BOT account wrote it (issue #41): the page marks the name
     muted: bool
     hide_from: list[int]  # who blocked the author: their sockets drop it
 

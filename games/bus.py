@@ -208,11 +208,13 @@ def send_lobby_event(game_id: int) -> None:
         )
 
 
-def send_paired(user_id: int, game_id: int, *, days_per_move: int = 0, opponent: str = "") -> None:
+def send_paired(
+    user_id: int, game_id: int, *, days_per_move: int = 0, opponent: str = "", bot: bool = False
+) -> None:
     """Tell a quick-pairing seeker's open pages (the /ws/notify/ socket) where their game is.
 
     The home page goes there; a correspondence seeker may be on any page (their seek outlives it),
-    and is shown a notice naming the opponent.
+    and is shown a notice naming the opponent (``bot``: a BOT account, marked as every name, issue #41).
     """
     payload = {
         "type": "paired",
@@ -220,6 +222,7 @@ def send_paired(user_id: int, game_id: int, *, days_per_move: int = 0, opponent:
         "url": f"/play/{game_id}/",
         "days_per_move": days_per_move,
         "opponent": opponent,
+        "bot": bot,
     }
     send_to_group(user_group(user_id), {"type": "notify", "payload": payload})
 
@@ -237,12 +240,15 @@ def send_your_turn(user_id: int, game_id: int) -> None:
     if game.user_id_of(side) != user_id:
         return  # the turn moved on again before this was sent
     deadline = game.deadline()
+    opponent_user = game.user_of(1 - side)
     payload = {
         "type": "your_turn",
         "game_id": game.pk,
         "game": game.game,
         "url": game.get_absolute_url(),
         "opponent": game.side_name(1 - side),
+        # The notice marks a BOT opponent's name, as everywhere (issue #41).
+        "bot": bool(opponent_user and opponent_user.is_bot),
         "deadline": int(deadline.timestamp() * 1000) if deadline else None,
         "your_move": your_move_count(game.user_of(side)),
     }

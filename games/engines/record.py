@@ -5,9 +5,14 @@ just the engine's own tokens separated by whitespace, numbered per ply pair for
 people (``1. d3 c5 2. f6``). Numbers are ignored when parsing.
 
     [Game "reversi"]
-    [Black "alice"]
-    [White "Computer (Hard)"]
+    [Player0 "alice"]
+    [Player1 "robot"]
+    [Player1Title "BOT"]
     [Result "0-1"]
+
+The site's records (games.store.selectors.record_text) name side 0 (who moves first)
+``Player0`` and side 1 ``Player1``; a BOT account's side also has a ``Player0Title`` or
+``Player1Title`` of ``BOT`` (as lichess's PGN ``[WhiteTitle "BOT"]``).
 
     1. d3 c5 2. f6 f5
 """

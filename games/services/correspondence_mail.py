@@ -108,9 +108,15 @@ def _send_once(game: Game, user_id: int, kind: str, address: str, language: str,
 def _mail(game: Game, kind: str) -> tuple[str, str]:
     side = game.to_move
     deadline = game.deadline()  # a running correspondence game's: its mover's clock runs
+    opponent = game.side_name(1 - side)
+    opponent_user = game.user_of(1 - side)
+    if opponent_user is not None and opponent_user.is_bot:
+        # Plain text has no <abbr>: the BOT mark (issue #41) is written after the name, in
+        # every language alike, as the pages' mark is never translated either.
+        opponent = f"{opponent} (BOT)"
     names = {
         "game": game_name(game.game),
-        "opponent": game.side_name(1 - side),
+        "opponent": opponent,
         "clock": game.time_control_label,
         "deadline": format_when(deadline)
         if deadline is not None

@@ -216,11 +216,14 @@ def _start_pair(first: Seek, second: Seek) -> Game:
         )
         game_id, days = new.pk, new.days_per_move
         # Each player's notice names the other (a correspondence seeker may be on any page, or none).
-        told = [(first.user_id, second.user.username), (second.user_id, first.user.username)]
+        told = [
+            (first.user_id, second.user.username, second.user.is_bot),
+            (second.user_id, first.user.username, first.user.is_bot),
+        ]
 
         def tell_both() -> None:
-            for user_id, opponent in told:
-                bus.send_paired(user_id, game_id, days_per_move=days, opponent=opponent)
+            for user_id, opponent, bot in told:
+                bus.send_paired(user_id, game_id, days_per_move=days, opponent=opponent, bot=bot)
 
         transaction.on_commit(tell_both, robust=True)
     return new

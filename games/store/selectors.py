@@ -25,8 +25,14 @@ def record_text(game: Game, *, site: str) -> str:
     headers = {
         "Site": site,
         "Date": (game.started_at or game.created_at).strftime("%Y.%m.%d"),
-        "Player0": game.side_name(0),
-        "Player1": game.side_name(1),
+    }
+    for side in (0, 1):
+        headers[f"Player{side}"] = game.side_name(side)
+        player = game.user_of(side)
+        if player is not None and player.is_bot:
+            # A BOT account is marked in the record too, as lichess's PGN says [WhiteTitle "BOT"] (issue #41).
+            headers[f"Player{side}Title"] = "BOT"
+    headers |= {
         "Result": result,
         "Termination": game.end_reason or "unterminated",
     }

@@ -206,3 +206,84 @@ def test_a_tournament_a_bot_won_names_the_winner_with_its_mark(client, robot, al
     # The page redraws the winner from the live standings (tournament.js): they say it is a BOT.
     feed = selectors.snapshot(won.pk)
     assert feed["winner"] == "robot" and feed["winner_bot"] is True
+
+
+def test_the_your_move_notice_of_a_correspondence_game_says_whether_the_opponent_is_a_bot(
+    robot, alice, bob, monkeypatch
+):
+    # Every page's "Your move against robot" toast (notify.js) marks the name from this flag.
+    from games import bus
+
+    told = []
+    monkeypatch.setattr("games.bus.send_to_group", lambda group, message: told.append(message["payload"]))
+    for opponent in (robot, bob):
+        created = services.create_human_game(
+            identity=me(alice), game="reversi", kind=Game.Kind.INVITE_LINK, side=0, days_per_move=3
+        )
+        game = services.join_game(game_id=created.pk, identity=me(opponent), token=created.invite_token)
+        bus.send_your_turn(alice.pk, game.pk)  # alice plays first
+    turns = [payload for payload in told if payload.get("type") == "your_turn"]
+    assert {payload["opponent"]: payload["bot"] for payload in turns} == {"robot": True, "bob": False}
+
+
+def test_every_page_loads_the_notices_as_a_module_that_shares_the_bot_mark(client, alice):
+    # notify.js imports botMark's sentenceWithName (play/text.js): a classic <script> could not.
+    client.force_login(alice)
+    page = client.get("/tournaments/").content.decode()
+    assert re.search(r'<script type="module" src="/static/js/notify\.js[^"]*"></script>', page)
+
+
+def test_a_bots_chat_lines_carry_its_mark_in_the_replay_and_in_what_the_sockets_hear(
+    client, robot, alice, monkeypatch, django_capture_on_commit_callbacks
+):
+    from chat import services as chat
+
+    heard = []
+    monkeypatch.setattr("core.messages.send_to_group", lambda group, event: heard.append(event))
+    game = game_between(alice, robot)
+    with django_capture_on_commit_callbacks(execute=True):
+        chat.post_line(game_id=game.pk, identity=me(robot), preset="good_luck")  # through the API, in life
+        chat.post_line(game_id=game.pk, identity=me(alice), preset="hello")
+    # Each game socket passes the flag on to its page (play/chat.js marks the name from it).
+    assert {event["name"]: event["bot"] for event in heard if event["type"] == "chat.line"} == {
+        "robot": True,
+        "alice": False,
+    }
+    services.resign(game_id=game.pk, identity=me(alice))
+    replay = client.get(f"/play/{game.pk}/replay/").content.decode()
+    names = dict(re.findall(r'<span class="chat-name">(\w+)(.*?)</span>', replay, re.S))
+    assert MARK.search(names["robot"]) and not MARK.search(names["alice"])
+
+
+def test_the_game_record_titles_the_bots_side_bot_as_lichess_does(client, robot, alice):
+    from games.engines.record import parse_record_headers
+
+    game = game_between(alice, robot)
+    services.play_move(game_id=game.pk, identity=me(alice), token="d3", ply=0)
+    services.resign(game_id=game.pk, identity=me(robot))
+    headers, moves = parse_record_headers(client.get(f"/play/{game.pk}/record.txt").content.decode())
+    assert (headers["Player0"], headers["Player1"], headers["Player1Title"]) == ("alice", "robot", "BOT")
+    assert "Player0Title" not in headers and moves == ["d3"]
+
+
+def test_the_correspondence_mails_name_a_bot_opponent_with_bot(robot, alice, bob, inbox):
+    from allauth.account.models import EmailAddress
+
+    from accounts.models import Preferences
+    from games.services.correspondence_mail import send_due_mails
+
+    for person, address in ((alice, "alice@example.org"), (bob, "bob@example.org")):
+        EmailAddress.objects.create(user=person, email=address, verified=True, primary=True)
+        Preferences.objects.update_or_create(user=person, defaults={"correspondence_mail": True})
+        created = services.create_human_game(
+            identity=me(person), game="reversi", kind=Game.Kind.INVITE_LINK, side=0, days_per_move=3
+        )
+        services.join_game(game_id=created.pk, identity=me(robot), token=created.invite_token)
+    alice_game = Game.objects.get(user0=alice)
+    services.play_move(game_id=alice_game.pk, identity=me(alice), token="d3", ply=0)
+    services.play_move(game_id=alice_game.pk, identity=me(robot), token="c5", ply=1)  # alice to move again
+    assert send_due_mails() == 2
+    mails = {mail["To"]: mail for mail in inbox.take()}
+    assert mails["alice@example.org"]["Subject"] == "Your move: Reversi against robot (BOT)"
+    body = mails["bob@example.org"].get_content()
+    assert "It is your move in Reversi against robot (BOT) (3 days per move)" in body

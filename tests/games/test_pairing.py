@@ -190,8 +190,8 @@ def test_two_players_pressing_three_days_get_a_correspondence_game_like_a_challe
     # Alice moves first and hears it on any page; both hear where the game is, and against whom.
     assert turns == [(alice.pk, game.pk)]
     assert paired == [
-        (alice.pk, {"days_per_move": 3, "opponent": "bob"}),
-        (bob.pk, {"days_per_move": 3, "opponent": "alice"}),
+        (alice.pk, {"days_per_move": 3, "opponent": "bob", "bot": False}),
+        (bob.pk, {"days_per_move": 3, "opponent": "alice", "bot": False}),
     ]
 
 

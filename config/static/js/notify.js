@@ -4,8 +4,12 @@
 // "site:notify" DOM event so other pages (lobby) can listen without a second socket.
 // Reconnects with exponential backoff plus jitter, so a restarting server is not
 // hammered by every open tab at once.
-(function () {
-  "use strict";
+// An ES module, so that the names in its toasts carry the BOT mark (issue #41) from
+// play/text.js, the one helper every script uses.
+import { gettext } from "./i18n.js";
+import { sentenceWithName } from "./play/text.js";
+
+function start() {
   var link = document.querySelector('[data-nav="messages"]');
   // Only registered players have a badge; a page that carries its own feed on this socket
   // (the Watch page: data-notify-socket) opens it for guests and visitors too.
@@ -37,11 +41,6 @@
 
   // --- invitations: a toast on every page but the home page, which lists them -----------
   var onHome = !!document.querySelector("[data-home]");
-  // The catalogue's gettext (jsi18n, loaded before this script), or the English text.
-  var gettext = function (text) { return typeof window.gettext === "function" ? window.gettext(text) : text; };
-  var fill = function (template, values) {
-    return template.replace(/%\((\w+)\)s/g, function (m, name) { return String(values[name]); });
-  };
   var dismissed = {};
   try { dismissed = JSON.parse(sessionStorage.getItem("dismissedInvitations") || "{}"); } catch (e) { dismissed = {}; }
   var fetching = null;
@@ -78,7 +77,8 @@
     toast.className = "toast";
     toast.setAttribute("data-invitation", String(item.id));
     var text = document.createElement("p");
-    text.textContent = fill(gettext("%(who)s invites you to play %(name)s"), { who: item.by, name: item.name });
+    text.append(...sentenceWithName(gettext("%(who)s invites you to play %(name)s"),
+      { who: item.by, name: item.name }, "who", item.bot));
     // What is offered (Game.invitation_terms): two invitations from one player can be told apart.
     var terms = document.createElement("span");
     terms.className = "invitation-terms";
@@ -149,10 +149,12 @@
     var box = toastBox();
     var old = box.querySelector('[data-your-turn="' + item.game_id + '"], [data-paired="' + item.game_id + '"]');
     if (old) old.remove();
-    linkToast(box, "data-your-turn", item, fill(gettext("Your move against %(who)s"), { who: item.opponent }));
+    linkToast(box, "data-your-turn", item,
+      sentenceWithName(gettext("Your move against %(who)s"), { who: item.opponent }, "who", item.bot));
   }
 
-  // A dismissable toast whose words link to the game; ``mark`` names it for the next notice.
+  // A dismissable toast whose words (text and the BOT mark's node) link to the game;
+  // ``mark`` names it for the next notice.
   function linkToast(box, mark, item, words) {
     var toast = document.createElement("div");
     toast.className = "toast";
@@ -160,7 +162,7 @@
     var text = document.createElement("p");
     var go = document.createElement("a");
     go.href = item.url;
-    go.textContent = words;
+    go.append(...words);
     text.appendChild(go);
     var later = button("×", "toast-close");
     later.setAttribute("aria-label", gettext("Dismiss"));
@@ -177,7 +179,8 @@
     // The first mover's "Your move" toast says it already (it may come first or second).
     if (box.querySelector('[data-paired="' + item.game_id + '"], [data-your-turn="' + item.game_id + '"]')) return;
     linkToast(box, "data-paired", item,
-      fill(gettext("Your correspondence game against %(who)s has started"), { who: item.opponent }));
+      sentenceWithName(gettext("Your correspondence game against %(who)s has started"),
+        { who: item.opponent }, "who", item.bot));
   }
 
   var lobbyTimer = null;
@@ -253,4 +256,6 @@
   }
 
   connect();
-})();
+}
+
+start();

@@ -3,6 +3,8 @@
 // server pushes each line this reader may see. Lines are inserted with
 // textContent only, so HTML shows as typed and links are not clickable.
 
+import { botMark } from "./text.js";
+
 const MAX_SHOWN = 200;
 
 export function startChat(client) {
@@ -33,6 +35,7 @@ export function startChat(client) {
     const name = document.createElement("span");
     name.className = "chat-name";
     name.textContent = line.name;
+    if (line.bot) name.append(" ", botMark()); // a BOT account's line (issue #41)
     item.append(name);
     if (line.room === "spectators") {
       const tag = document.createElement("span");
