@@ -343,12 +343,18 @@ function announce(snapshot, previous, event) {
   say(parts.join(" "));
 }
 
+// What the page said when it loaded, until the first line said after it.
+let saidOnLoad = document.querySelector("#status")?.textContent ?? null;
+
 function say(text, { error = false } = {}) {
   const status = $("#status");
-  // The same line again is not news: the socket's first state repeats what the page
-  // said when it loaded ("Your move."), however late it arrives, and a live region
-  // (the screen-reader log too) would say it twice. A refusal is news every time.
-  if (!error && !status.classList.contains("error") && status.textContent === text) return;
+  // The socket's first state repeats what the page said when it loaded ("Your move."),
+  // however late it arrives, and a live region (the screen-reader log too) would say it
+  // twice: that one repeat is left out. Later repeats are news (a new turn), and so is a
+  // refusal, every time.
+  const repeatOfLoad = !error && saidOnLoad !== null && text === saidOnLoad && status.textContent === text;
+  saidOnLoad = null;
+  if (repeatOfLoad) return;
   status.textContent = text;
   status.classList.toggle("error", error);
 }
