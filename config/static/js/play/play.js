@@ -49,7 +49,13 @@ const renderer = renderers.createRenderer($("#board"), {
 });
 
 const client = new GameClient(initial.id, { game: initial, you }, {
-  onSnapshot,
+  onSnapshot: (snapshot, info) => {
+    try {
+      onSnapshot(snapshot, info);
+    } finally {
+      socketSpoke = true;
+    }
+  },
   onError,
   onPresence,
   onWatchers,
@@ -343,18 +349,16 @@ function announce(snapshot, previous, event) {
   say(parts.join(" "));
 }
 
-// What the page said when it loaded, until the first line said after it.
-let saidOnLoad = document.querySelector("#status")?.textContent ?? null;
+// Whether a snapshot from the socket has been shown since the page loaded.
+let socketSpoke = false;
 
 function say(text, { error = false } = {}) {
   const status = $("#status");
   // The socket's first state repeats what the page said when it loaded ("Your move."),
   // however late it arrives, and a live region (the screen-reader log too) would say it
-  // twice: that one repeat is left out. Later repeats are news (a new turn), and so is a
-  // refusal, every time.
-  const repeatOfLoad = !error && saidOnLoad !== null && text === saidOnLoad && status.textContent === text;
-  saidOnLoad = null;
-  if (repeatOfLoad) return;
+  // twice: until the socket has spoken, a repeat is left out. After it, a repeat is news
+  // (a new turn), and so is a refusal, every time.
+  if (!socketSpoke && !error && !status.classList.contains("error") && status.textContent === text) return;
   status.textContent = text;
   status.classList.toggle("error", error);
 }
