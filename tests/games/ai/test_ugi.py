@@ -19,6 +19,7 @@ import random
 import subprocess
 import sys
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from pathlib import Path
 
@@ -34,7 +35,7 @@ ANSWER_TIMEOUT = 60.0
 SLUGS = sorted(ENGINES)
 
 
-class Conversation:
+class Conversation(ABC):
     """An engine under test: lines in, lines out, with a deadline on every wait.
 
     A transport puts each line the engine prints on ``self.lines``, then ``None`` when it ends,
@@ -50,11 +51,11 @@ class Conversation:
                 self.lines.put(line.rstrip("\n"))
         self.lines.put(None)
 
-    def _why_it_ended(self) -> str:
-        raise NotImplementedError
+    @abstractmethod
+    def _why_it_ended(self) -> str: ...
 
-    def send(self, line: str) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def send(self, line: str) -> None: ...
 
     def read_until(self, done: Callable[[str], bool]) -> list[str]:
         """Lines up to and including the first for which ``done`` is true."""
