@@ -304,6 +304,8 @@ async def test_the_ten_plies_after_a_declined_offer_count_down_with_the_moves(hu
     a, _ = await open_socket(game_id, alice)
     b, _ = await open_socket(game_id, bob)
     await a.send_json_to({"type": "offer_draw"})
+    offered = await next_of(b, "event")  # Bob declines what he has seen: his socket may be served first
+    assert offered["event"] == "draw_offer"
     await b.send_json_to({"type": "decline_draw"})
     declined = await next_of(a, "event")
     while declined["event"] != "draw_declined":
