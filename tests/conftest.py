@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -213,6 +214,9 @@ def pytest_collection_modifyitems(config, items):
 
 def pytest_configure(config):
     from django.conf import settings
+    from django.test import TransactionTestCase
+
+    TransactionTestCase._fixture_teardown = _flush_again_after_a_deadlock(TransactionTestCase._fixture_teardown)
 
     # Real hashers cost ~0.3 s per user; tests create hundreds.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -233,6 +237,30 @@ def pytest_configure(config):
                 f"Set SITE_TEST_DATABASE={name} to confirm it is a throwaway database "
                 "(python -m launch --deploy-check does)."
             )
+
+
+def _flush_again_after_a_deadlock(fixture_teardown):
+    """TransactionTestCase's teardown (the flush), tried again when PostgreSQL breaks a deadlock with it.
+
+    The flush's TRUNCATE locks the tables one by one, while the site's own processes (daphne, the
+    workers) may still be finishing a request or a task of the test that just ended, holding one
+    table and waiting for another: PostgreSQL then cancels one of the two, sometimes the flush.
+    The next test would find the last one's rows (seen as a duplicate user in a browser test).
+    """
+    from django.core.management.base import CommandError
+    from django.db import OperationalError
+
+    def teardown(self) -> None:
+        for attempt in range(1, 5):
+            try:
+                return fixture_teardown(self)
+            except CommandError as error:
+                cause = error.__cause__
+                if attempt == 4 or not isinstance(cause, OperationalError) or "deadlock" not in str(cause):
+                    raise
+                time.sleep(0.2 * attempt)
+
+    return teardown
 
 
 def _wait_for_idle_worker(timeout: float = 20) -> None:

@@ -14,179 +14,28 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import DESKTOP, PHONE, screenshot
+from tests.browser.conftest import PHONE, screenshot
 from tests.browser.pages import (
     READY,
-    click_move,
     open_replay,
-    snapshot,
     start_game_from_home,
-    wait_my_turn_or_over,
 )
-from tests.browser.test_readable_boards import axe_violations
-from tests.games.test_analysis import finished_game
+from tests.browser.screen_reader import (
+    LAST_ENTRY,
+    MY_TURN,
+    RESULT,
+    focused,
+    heard_since,
+    press_cells,
+    said,
+    switch_on_from_the_first_control,
+    to_the_board,
+    type_line,
+    type_only,
+    wait_for_log,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
-
-GAMES = ["reversi", "ataxx", "ultimate_ttt", "quantum_ttt", "four_tac_toe"]
-RESULT = re.compile(r"You won!|You lost\.|Draw\.")
-# What the log says when the player is to move: "Your move." or Quantum's "Your move: a cycle closed…"
-MY_TURN = re.compile(r"Your move[.:]")
-
-# The site's pages other than boards, photographed as a player sees them (artifacts/screenshots/).
-PHOTOGRAPHED_PAGES = ("/", "/history/", "/rankings/", "/rules/four_tac_toe/", "/settings/")
-
-LOG = "#sr-output"
-LAST_ENTRY = "#sr-output .sr-entry:last-child"
-
-
-def switch_on_from_the_first_control(page) -> None:
-    """Tab once from the top of the page and press Enter: the mode is on, the page reloads."""
-    page.goto("/")
-    page.keyboard.press("Tab")
-    assert page.evaluate("document.activeElement.dataset.srToggle") == "off"
-    with page.expect_navigation():
-        page.keyboard.press("Enter")
-    expect(page.locator("[data-sr-toggle]")).to_have_attribute("data-sr-toggle", "on")
-    if page.evaluate("document.documentElement.lang") == "en":
-        expect(page.locator("[data-sr-toggle]")).to_have_text("Leave the screen-reader mode")
-
-
-def said(page) -> int:
-    """How many entries the log has said so far (they are numbered; old ones are dropped)."""
-    return page.evaluate(
-        "() => Number(document.querySelector('#sr-output .sr-entry:last-child')?.dataset.n || 0)"
-    )
-
-
-def heard_since(page, after: int) -> list[str]:
-    """The log's entries said after the ``after``-th."""
-    return page.evaluate(
-        """(after) => [...document.querySelectorAll('#sr-output .sr-entry')]
-          .filter((e) => Number(e.dataset.n) > after).map((e) => e.textContent)""",
-        after,
-    )
-
-
-def wait_for_log(page, pattern: re.Pattern, after: int, timeout: float = 60_000) -> str:
-    """The first entry said after the ``after``-th that matches ``pattern`` (the log is all we read)."""
-    page.wait_for_function(
-        """([after, source]) => {
-          const re = new RegExp(source);
-          return [...document.querySelectorAll('#sr-output .sr-entry')]
-            .some((e) => Number(e.dataset.n) > after && re.test(e.textContent));
-        }""",
-        arg=[after, pattern.pattern],
-        timeout=timeout,
-    )
-    return next(text for text in heard_since(page, after) if pattern.search(text))
-
-
-def type_only(page, text: str) -> None:
-    """Type a line whose answer is not the log's but the page's (a dialog, an announcement)."""
-    page.focus("#sr-input")
-    page.keyboard.type(text)
-    page.keyboard.press("Enter")
-
-
-def type_line(page, text: str) -> str:
-    """Type into the text field and press Enter; returns the log's answer to it."""
-    before = said(page)
-    page.focus("#sr-input")
-    page.keyboard.type(text)
-    page.keyboard.press("Enter")
-    # The first answer after what was typed (news from the game may arrive in between).
-    return page.wait_for_function(
-        """(before) => [...document.querySelectorAll('#sr-output .sr-reply')]
-          .find((e) => Number(e.dataset.n) > before)?.textContent""",
-        arg=before,
-    ).json_value()
-
-
-def focused(page) -> str:
-    """What a screen reader reads for the focused element: its text, less what is aria-hidden."""
-    return page.evaluate(
-        """() => {
-          const copy = document.activeElement.cloneNode(true);
-          copy.querySelectorAll('[aria-hidden=true]').forEach((node) => node.remove());
-          return copy.textContent;
-        }"""
-    )
-
-
-def to_the_board(page) -> None:
-    """The skip link (the second control of the page) lands on the board's table."""
-    page.focus("[data-sr-toggle]")
-    page.keyboard.press("Tab")
-    assert page.evaluate("document.activeElement.textContent") == "Skip to the board"
-    page.keyboard.press("Enter")
-    assert page.evaluate("document.activeElement.closest('table[role=grid]') !== null")
-
-
-def press_cells(page, cells: list[str]) -> None:
-    """Jump to each cell by its letter and digit (or Quantum's digit) and press Enter on it."""
-    for cell in cells:
-        for key in cell:
-            page.keyboard.press(key)
-        assert focused(page).startswith(f"{cell}," if cell[0].isalpha() else f"square {cell},"), focused(page)
-        page.keyboard.press("Enter")
-
-
-def cells_of(game: str, move: str) -> list[str]:
-    if game == "quantum_ttt":
-        return [move.lstrip("@")] if move.startswith("@") or "-" not in move else move.split("-")
-    if game == "ataxx" and len(move) == 4:
-        return [move[:2], move[2:]]
-    return [move]
-
-
-def legal_moves(page) -> list[str]:
-    answer = type_line(page, "legal")
-    found = re.fullmatch(r"Legal moves: (.+)\.", answer)
-    assert found, answer
-    return found[1].split(", ")
-
-
-def choose(game: str, moves: list[str]) -> str:
-    if game == "ataxx":
-        # Clones add a piece, so the board fills and the game ends sooner.
-        return next((m for m in moves if len(m) == 2), moves[0])
-    return moves[0]
-
-
-@pytest.mark.parametrize("size", ["desktop", "phone"])
-@pytest.mark.parametrize("game", GAMES)
-def test_a_whole_game_with_the_keyboard_and_the_text_field_reading_only_the_log(new_context, game, size):
-    page = new_context(viewport=DESKTOP if size == "desktop" else PHONE).new_page()
-    switch_on_from_the_first_control(page)
-    start_game_from_home(page, game, opponent="computer", level="easy", clock="untimed", side="0")
-    expect(page.locator("table.sr-grid[role=grid]")).to_be_visible()
-    wait_for_log(page, MY_TURN, 0)
-    turns = 0
-    while True:
-        moves = legal_moves(page)
-        move = choose(game, moves)
-        seen = said(page)
-        if turns % 2 == 0:
-            to_the_board(page)  # every other move with the board's keys
-            press_cells(page, cells_of(game, move))
-        else:
-            assert type_line(page, move) == f"Sending {move}."
-        if turns == 2:
-            screenshot(page, f"screen-reader-{game}-playing-{size}")
-        turns += 1
-        assert turns < 200, "the game should have ended"
-        news = wait_for_log(page, re.compile(f"{MY_TURN.pattern}|{RESULT.pattern}|Game over"), seen)
-        # Moves are credited in the log ("Computer (Easy) played …"): the computer's reply is heard.
-        assert "played" in " ".join(heard_since(page, seen)) or game == "quantum_ttt"
-        if not MY_TURN.search(news):
-            break
-    result = wait_for_log(page, RESULT, seen)
-    assert re.search(r"You won!|You lost\.|Draw\.", result)
-    answer = type_line(page, "moves")
-    assert answer.startswith("Moves: 1. ")
-    screenshot(page, f"screen-reader-{game}-finished-{size}")
-    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
 
 
 def test_the_table_is_walked_with_arrows_home_end_pages_and_jumps(new_context):
@@ -429,87 +278,3 @@ def test_the_command_words_are_translated_and_english_still_works(new_context, l
     assert "left" not in translated_answer and ":" in translated_answer
     assert type_line(page, row) == type_line(page, "row 3")
     assert type_line(page, "row 3").count(";") == 7
-
-
-def test_every_page_passes_axe_in_both_views_and_every_board_is_photographed(
-    new_context, user_factory, login_session
-):
-    """axe-core: no serious or critical violation on any page, normal and screen-reader view,
-    at 1280 px and 360x740; each board is photographed in all four ways (artifacts/screenshots/).
-
-    One test for the four ways: the games, the analysed game and the two browsers are set up once
-    (four set-ups cost more than the sweeps); each page is still loaded at each size."""
-    alice = user_factory("alice")
-    user_factory("bob")
-    page = new_context(session_cookie=login_session(alice)).new_page()
-    games = {}
-    for game in GAMES:
-        # 30 minutes: the player's clock runs through the whole sweep and must not run out.
-        start_game_from_home(page, game, opponent="computer", level="easy", clock="30+0", side="0")
-        click_move(page, game, snapshot(page)["position"]["legal_moves"][0])
-        page.wait_for_function("() => window.__game.snapshot.ply >= 1")
-        wait_my_turn_or_over(page)
-        games[game] = snapshot(page)["id"]
-    # A finished game, analysed as a player asks for it: its replay carries the graph and the accuracy table.
-    analysed = finished_game(user=alice).pk
-    open_replay(page, analysed)
-    page.click("#analyse")
-    expect(page.locator("#analysis-status")).to_have_text("Analysis complete.", timeout=60_000)
-    pages = [
-        "/",
-        *(f"/play/{games[game]}/" for game in GAMES),
-        *(f"/play/{games[game]}/replay/" for game in GAMES),
-        f"/play/{analysed}/replay/",
-        *(f"/analysis/{game}/" for game in GAMES),
-        *(f"/rules/{game}/" for game in GAMES),
-        "/history/",
-        "/rankings/",
-        "/rankings/reversi/",
-        "/settings/",
-        "/players/alice/",
-        "/players/bob/",
-        "/profile/edit/",
-        "/messages/",
-        "/messages/sent/",
-        "/messages/new/",
-        "/watch/",
-        "/tournaments/",
-        "/bots/",
-    ]
-    guest_pages = ["/accounts/login/", "/accounts/signup/", "/settings/"]
-    guest = new_context().new_page()
-    problems = {}
-    for view in ("normal", "screen-reader"):
-        if view == "screen-reader":
-            for browser_page in (page, guest):
-                switch_on_from_the_first_control(browser_page)
-        for browser_page, urls in ((page, pages), (guest, guest_pages)):
-            for url in urls:
-                for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
-                    browser_page.set_viewport_size(viewport)
-                    browser_page.goto(url)
-                    browser_page.wait_for_load_state("networkidle")
-                    if "/play/" in url and "/replay/" not in url:
-                        browser_page.wait_for_function(READY)
-                    if url == f"/play/{analysed}/replay/":
-                        expect(browser_page.locator("#analysis-summary")).to_be_visible()
-                        screenshot(browser_page, f"replay-analysed-{view}-{size}")
-                    if view == "screen-reader" and ("/play/" in url or "/analysis/" in url):
-                        expect(browser_page.locator("table.sr-grid[role=grid]")).to_be_visible()
-                        expect(browser_page.locator("#sr-panel")).to_be_visible()
-                    if view == "normal" and browser_page is page and url in PHOTOGRAPHED_PAGES:
-                        slug = url.strip("/").replace("/", "-") or "home"
-                        screenshot(browser_page, f"page-{slug}-{size}")
-                    for game in GAMES:
-                        if url == f"/play/{games[game]}/":
-                            screenshot(browser_page, f"board-{game}-{view}-{size}")
-                        elif url.startswith(f"/play/{games[game]}/replay"):
-                            screenshot(browser_page, f"replay-{game}-{view}-{size}")
-                        elif url == f"/analysis/{game}/":
-                            screenshot(browser_page, f"analysis-board-{game}-{view}-{size}")
-                    found = axe_violations(browser_page)
-                    if found:
-                        problems[f"{url} {view} {size}"] = found
-                    width = browser_page.evaluate("document.documentElement.scrollWidth")
-                    assert width <= viewport["width"], f"{url} {view} {size}"
-    assert problems == {}
