@@ -26,7 +26,7 @@ from games.live.bot import GameBot
 from games.models import Game
 from launch.processes import BASE_DIR
 
-pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.heavy, pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 SITE_ENV = {"API_STREAM_HEARTBEAT_SECONDS": "1", "API_RATE_PER_TOKEN": "10000"}
 

@@ -24,7 +24,12 @@ from tests.browser.screen_reader import (
 from tests.browser.test_readable_boards import axe_violations
 from tests.games.test_analysis import finished_game
 
-pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.heavy,
+    pytest.mark.browser,
+    pytest.mark.services,
+    pytest.mark.django_db(transaction=True),
+]
 
 
 def test_every_page_passes_axe_in_both_views_and_every_board_is_photographed(

@@ -8,7 +8,12 @@ from playwright.sync_api import expect
 from tests.browser.conftest import PHONE, screenshot
 from tests.browser.pages import open_replay, play_move, snapshot, start_game_from_home, wait_my_turn_or_over
 
-pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.heavy,
+    pytest.mark.browser,
+    pytest.mark.services,
+    pytest.mark.django_db(transaction=True),
+]
 
 GAMES = ["reversi", "ataxx", "ultimate_ttt", "quantum_ttt", "four_tac_toe"]
 

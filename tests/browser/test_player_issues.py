@@ -20,7 +20,12 @@ from tests.browser.pages import (
     wait_my_turn_or_over,
 )
 
-pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.heavy,
+    pytest.mark.browser,
+    pytest.mark.services,
+    pytest.mark.django_db(transaction=True),
+]
 
 
 def test_new_game_against_the_computer_asks_and_resigns_the_running_game(new_context):

@@ -16,7 +16,12 @@ from games.models import Game
 from tests.browser.conftest import DESKTOP, PHONE, screenshot
 from tests.browser.pages import in_thread, open_game
 
-pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.heavy,
+    pytest.mark.browser,
+    pytest.mark.services,
+    pytest.mark.django_db(transaction=True),
+]
 
 SIZES = {"desktop": DESKTOP, "phone": PHONE}
 # 44 random legal Ultimate TTT moves (seed 3), the game still on: more than the move list shows at once.

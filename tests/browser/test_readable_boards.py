@@ -27,7 +27,12 @@ from tests.browser.pages import (
     wait_my_turn_or_over,
 )
 
-pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.heavy,
+    pytest.mark.browser,
+    pytest.mark.services,
+    pytest.mark.django_db(transaction=True),
+]
 
 GAMES = ["reversi", "ataxx", "ultimate_ttt", "quantum_ttt", "four_tac_toe"]
 AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"

@@ -35,7 +35,12 @@ from tests.browser.screen_reader import (
     wait_for_log,
 )
 
-pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.heavy,
+    pytest.mark.browser,
+    pytest.mark.services,
+    pytest.mark.django_db(transaction=True),
+]
 
 
 def test_the_table_is_walked_with_arrows_home_end_pages_and_jumps(new_context):

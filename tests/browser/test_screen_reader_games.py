@@ -30,7 +30,12 @@ from tests.browser.screen_reader import (
     wait_for_log,
 )
 
-pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.heavy,
+    pytest.mark.browser,
+    pytest.mark.services,
+    pytest.mark.django_db(transaction=True),
+]
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])

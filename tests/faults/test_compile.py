@@ -18,7 +18,7 @@ from games import services as play
 from games.models import Game
 from tests.faults.test_kill import me, ply_of, within
 
-pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.heavy, pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
 def compilers_filling(cache: Path) -> list[int]:

@@ -28,7 +28,7 @@ from games.models import Game, Move
 from ratings.models import AppliedGame, RatingChange
 from tests.people import me
 
-pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.heavy, pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 # Seconds from the worker's return to the obligation being met. The sweep finds it within a
 # second; the rest is the new worker loading its compiled cores and Hard's search, which take

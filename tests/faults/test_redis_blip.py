@@ -40,6 +40,7 @@ from tests.games.test_multiprocess import session_cookie, ws_url
 from tests.processes import EXTERNAL_SITE, Services, needs_redis_broker, use_broker
 
 pytestmark = [
+    pytest.mark.heavy,
     pytest.mark.services,
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(bool(EXTERNAL_SITE), reason="restarts a Redis of its own under processes it starts"),

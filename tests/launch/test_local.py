@@ -21,7 +21,7 @@ import pytest
 from config.embedded import data_dir
 from launch.processes import BASE_DIR, free_port
 
-pytestmark = pytest.mark.services
+pytestmark = [pytest.mark.heavy, pytest.mark.services]
 
 
 class Terminal:
