@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 from django.utils.translation import gettext as _
 
 from accounts.hooks import notify_socket
-from core.messages import LOBBY_GROUP, user_group
+from core.messages import LOBBY_GROUP, Notify, user_group
 from core.websocket import JsonConsumer, SocketCode
 
 
@@ -39,7 +39,7 @@ class NotificationConsumer(JsonConsumer):
                 sender=NotificationConsumer, user_id=user.pk
             )
 
-    async def notify(self, event: dict[str, Any]) -> None:
+    async def notify(self, event: Notify) -> None:
         await self.send_json(event["payload"])
 
     async def on_watch_analysis(self, message: dict[str, Any]) -> None:

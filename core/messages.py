@@ -101,13 +101,107 @@ class ChatHidden(TypedDict):
 
 
 # --- a player's notification sockets (user_group, LOBBY_GROUP, an analysis's group) ---------
+# The payloads are what the page reads (config/static/js/notify.js, the tournament page, the
+# analysis board), one per ``payload["type"]``; docs/protocol.md, /ws/notify/, says each.
+
+
+class LobbyChanged(TypedDict):
+    """The open challenges changed: the lobby pages and the header's count read them again."""
+
+    type: Literal["lobby"]
+
+
+# The functional form: "from" is a Python keyword.
+Invitation = TypedDict(
+    "Invitation",
+    {
+        "type": Literal["invitation"],
+        "game_id": int,
+        "game": str,  # the game's slug
+        "status": str,  # games.models.Game.Status: an invitation taken or called off is dropped
+        "from": str,  # who invites (their username)
+        "bot": bool,  # they are a BOT account: the notice marks the name (issue #41)
+    },
+)
+
+
+class Paired(TypedDict):
+    """A quick-pairing seek found an opponent: the seeker's pages go to ``url`` (or show a notice)."""
+
+    type: Literal["paired"]
+    game_id: int
+    url: str
+    days_per_move: int  # 0 for a live game; a correspondence seeker is shown a notice instead
+    opponent: str
+    bot: bool
+
+
+class YourTurn(TypedDict):
+    """A correspondence game waits for the player's move."""
+
+    type: Literal["your_turn"]
+    game_id: int
+    game: str  # the game's slug
+    url: str
+    opponent: str
+    bot: bool
+    deadline: int | None  # milliseconds since the epoch
+    your_move: int  # how many games wait for the player now: the header's "Your move" badge
+
+
+class AnalysisProgress(TypedDict):
+    """A post-game analysis' progress, to the pages watching it (games.services.analysis)."""
+
+    type: Literal["analysis"]
+    game: int  # the game's id
+    status: str  # games.models.Analysis.Status
+    done: int
+    total: int
+
+
+class Unread(TypedDict):
+    """The player's count of unread messages changed (read, deleted, blocked)."""
+
+    type: Literal["unread"]
+    unread: int
+
+
+# The functional form: "from" is a Python keyword.
+NewMessage = TypedDict(
+    "NewMessage",
+    {
+        "type": Literal["message"],
+        "from": str,  # the sender's username
+        "id": int,  # the message's id
+        "unread": int,  # the player's count of unread messages, this one included
+    },
+)
+
+
+class TournamentGame(TypedDict):
+    """A tournament paired the player: their pages go to ``url`` (also sent by the tournament's socket)."""
+
+    type: Literal["tournament_game"]
+    tournament: int
+    game_id: int
+    url: str
+
+
+NotifyPayload = (
+    LobbyChanged | Invitation | Paired | YourTurn | AnalysisProgress | Unread | NewMessage | TournamentGame
+)
 
 
 class Notify(TypedDict):
     """Sent on as it is to the page, which reads ``payload["type"]`` (docs/protocol.md, /ws/notify/)."""
 
     type: Literal["notify"]
-    payload: Mapping[str, Any]
+    payload: NotifyPayload
+
+
+def notify(payload: NotifyPayload) -> Notify:
+    """The channel-layer message that carries ``payload`` to the notification sockets of a group."""
+    return {"type": "notify", "payload": payload}
 
 
 # --- other groups ---------------------------------------------------------------------------

@@ -29,7 +29,7 @@ import json
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from enum import StrEnum
 from typing import Any
 
@@ -325,7 +325,7 @@ class JsonConsumer(HasParts, AsyncWebsocketConsumer):
             return None
         return getattr(self, f"on_{kind}", None) or self.part_command(kind)
 
-    async def send_json(self, content: dict[str, Any]) -> None:
+    async def send_json(self, content: Mapping[str, Any]) -> None:
         await self.send(text_data=compact_json(content))
 
     async def send_error(self, code: str, text: str, *, ref: Any = None, **extra: Any) -> None:

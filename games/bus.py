@@ -21,7 +21,17 @@ from typing import Literal, cast
 from django.db import transaction
 from django.utils import timezone
 
-from core.messages import LOBBY_GROUP, compact_json, send_to_group, user_group
+from core.messages import (
+    LOBBY_GROUP,
+    Invitation,
+    LobbyChanged,
+    Paired,
+    YourTurn,
+    compact_json,
+    notify,
+    send_to_group,
+    user_group,
+)
 from games.hooks import changes_of
 from games.models import Game
 from games.protocol import (
@@ -185,27 +195,23 @@ def send_rating_changes(game_id: int, changes: list[RatingShift | None]) -> None
 
 def send_lobby_event(game_id: int) -> None:
     """Tell lobby pages to refresh, and an invited player about their invitation."""
-    send_to_group(LOBBY_GROUP, {"type": "notify", "payload": {"type": "lobby"}})
+    lobby: LobbyChanged = {"type": "lobby"}
+    send_to_group(LOBBY_GROUP, notify(lobby))
     game = Game.objects.filter(pk=game_id).select_related("created_by").first()
     if game is not None:
         # The challenger's and the challenged's programs hear of a challenge made, taken or called off.
         wake_streams(game.created_by_id, game.invited_user_id, game.user0_id, game.user1_id)
     if game is not None and game.kind == Game.Kind.DIRECT and game.invited_user_id:
-        send_to_group(
-            user_group(game.invited_user_id),
-            {
-                "type": "notify",
-                "payload": {
-                    "type": "invitation",
-                    "game_id": game.pk,
-                    "game": game.game,
-                    "status": game.status,
-                    "from": game.created_by.username if game.created_by else "",
-                    # The home page's notice marks a BOT sender, as every name (issue #41).
-                    "bot": bool(game.created_by and game.created_by.is_bot),
-                },
-            },
-        )
+        invitation: Invitation = {
+            "type": "invitation",
+            "game_id": game.pk,
+            "game": game.game,
+            "status": game.status,
+            "from": game.created_by.username if game.created_by else "",
+            # The home page's notice marks a BOT sender, as every name (issue #41).
+            "bot": bool(game.created_by and game.created_by.is_bot),
+        }
+        send_to_group(user_group(game.invited_user_id), notify(invitation))
 
 
 def send_paired(
@@ -216,7 +222,7 @@ def send_paired(
     The home page goes there; a correspondence seeker may be on any page (their seek outlives it),
     and is shown a notice naming the opponent (``bot``: a BOT account, marked as every name, issue #41).
     """
-    payload = {
+    paired: Paired = {
         "type": "paired",
         "game_id": game_id,
         "url": f"/play/{game_id}/",
@@ -224,7 +230,7 @@ def send_paired(
         "opponent": opponent,
         "bot": bot,
     }
-    send_to_group(user_group(user_id), {"type": "notify", "payload": payload})
+    send_to_group(user_group(user_id), notify(paired))
 
 
 def send_your_turn(user_id: int, game_id: int) -> None:
@@ -241,7 +247,7 @@ def send_your_turn(user_id: int, game_id: int) -> None:
         return  # the turn moved on again before this was sent
     deadline = game.deadline()
     opponent_user = game.user_of(1 - side)
-    payload = {
+    your_turn: YourTurn = {
         "type": "your_turn",
         "game_id": game.pk,
         "game": game.game,
@@ -252,7 +258,7 @@ def send_your_turn(user_id: int, game_id: int) -> None:
         "deadline": int(deadline.timestamp() * 1000) if deadline else None,
         "your_move": your_move_count(game.user_of(side)),
     }
-    send_to_group(user_group(user_id), {"type": "notify", "payload": payload})
+    send_to_group(user_group(user_id), notify(your_turn))
 
 
 def announce(game: Game, event: EventName) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
+from core.messages import Notify
 from core.websocket import JsonConsumer
 from tournaments import live, presence, selectors
 
@@ -71,10 +72,10 @@ class TournamentConsumer(JsonConsumer):
     async def tournament_update(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["text"])  # encoded once for every page (live.send_standings)
 
-    async def notify(self, event: dict[str, Any]) -> None:
+    async def notify(self, event: Notify) -> None:
         """Of the player's notifications, only their next game of this tournament."""
         payload = event["payload"]
-        if payload.get("type") == "tournament_game" and payload.get("tournament") == self.tournament_id:
+        if payload["type"] == "tournament_game" and payload["tournament"] == self.tournament_id:
             await self.send_json(payload)
 
     async def on_sync(self, message: dict[str, Any]) -> None:

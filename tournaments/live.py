@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any
 
 from asgiref.sync import async_to_sync
 from django.core.cache import cache
 
-from core.messages import asend_to_group, compact_json, send_to_group, user_group
+from core.messages import TournamentGame, asend_to_group, compact_json, notify, send_to_group, user_group
 from tournaments import selectors
 
 logger = logging.getLogger(__name__)
@@ -119,7 +118,8 @@ def standings_text(tournament_id: int) -> str | None:
     return None if payload is None else compact_json(payload)
 
 
-def game_message(tournament_id: int, game_id: int) -> dict[str, Any]:
+def game_message(tournament_id: int, game_id: int) -> TournamentGame:
+    """Where a paired player's game is: sent on their notification sockets and the tournament page."""
     return {
         "type": "tournament_game",
         "tournament": tournament_id,
@@ -130,11 +130,11 @@ def game_message(tournament_id: int, game_id: int) -> dict[str, Any]:
 
 def send_paired(tournament_id: int, game_id: int, user_ids: tuple[int, ...]) -> None:
     """Each player's open pages (the notification socket, the tournament page) learn where their game is."""
-    payload = game_message(tournament_id, game_id)
+    message = notify(game_message(tournament_id, game_id))
 
     async def send_all() -> None:
         # One trip into an event loop for both players, not one each.
         for user_id in user_ids:
-            await asend_to_group(user_group(user_id), {"type": "notify", "payload": payload})
+            await asend_to_group(user_group(user_id), message)
 
     async_to_sync(send_all)()

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Message
 from accounts.services.blocks import either_blocked
-from core.messages import send_to_group, user_group
+from core.messages import NewMessage, Unread, notify, send_to_group, user_group
 from core.ratelimit import take_slot
 
 if TYPE_CHECKING:
@@ -111,17 +111,25 @@ def message_send(*, sender: Any, recipient: User | None, body: str) -> SendResul
     message = Message.objects.create(sender=sender, recipient=recipient, body=clean_body(body))
     # After commit: a recipient's page that reacts to the push must find the row.
     recipient_id, sender_name = recipient.pk, sender.username
-    transaction.on_commit(
-        lambda: push_unread(recipient_id, extra={"type": "message", "from": sender_name, "id": message.pk})
-    )
+    transaction.on_commit(lambda: push_new_message(recipient_id, sender=sender_name, message_id=message.pk))
     return SendResult(Verdict.OK, message)
 
 
-def push_unread(user_id: int, *, extra: dict[str, Any] | None = None) -> None:
+def push_new_message(user_id: int, *, sender: str, message_id: int) -> None:
+    """Tell the recipient's open pages (the /ws/notify/ socket) of a new message, and their unread count."""
+    new: NewMessage = {"type": "message", "from": sender, "id": message_id, "unread": unread_count(user_id)}
+    _push(user_id, new)
+
+
+def push_unread(user_id: int) -> None:
     """Tell the player's open pages (the /ws/notify/ socket) their unread count."""
-    payload = {"type": "unread", **(extra or {}), "unread": unread_count(user_id)}
+    unread: Unread = {"type": "unread", "unread": unread_count(user_id)}
+    _push(user_id, unread)
+
+
+def _push(user_id: int, payload: Unread | NewMessage) -> None:
     try:
-        send_to_group(user_group(user_id), {"type": "notify", "payload": payload})
+        send_to_group(user_group(user_id), notify(payload))
     except Exception:
         # The message is stored; a lost push only delays the badge until the next page.
         logger.exception("could not push a message notification to user %s", user_id)

@@ -4,9 +4,10 @@
 the arena command and the benchmarks all call it. Each game has its own module
 (``games/ai/<slug>.py``) exposing ``choose(engine, state, level, rng, deadline)``
 and, when its search can run on a compiled core, ``compiled_core()`` and
-``warm_up()``. A game on its compiled core plays at ``COMPILED_BUDGET`` (a
-quarter of ``DEFAULT_BUDGET``: the compiled search sees more in less time);
-``budget_for(slug, level)`` says which applies.
+``warm_up()`` (``compiled_games()`` finds those: no list names them). A game on
+its compiled core plays at ``COMPILED_BUDGET`` (a quarter of ``DEFAULT_BUDGET``:
+the compiled search sees more in less time); ``budget_for(slug, level)`` says
+which applies.
 
 The compiled cores (numba, ``games/ai/_*_fast.py``) are optional: without numba,
 or with ``GAMES_AI_PURE_PYTHON=1``, every game plays its pure-Python search at
@@ -33,6 +34,7 @@ from typing import Any, Literal
 
 from games.ai import _cores
 from games.ai._cores import pure_python
+from games.engines import ENGINES
 from games.engines.base import Engine, IllegalMove
 
 
@@ -61,8 +63,6 @@ DEFAULT_BUDGET: dict[str, float] = {"random": 0.0, "easy": 0.05, "medium": 0.25,
 # so one core serves four times as many computer moves.
 COMPILED_BUDGET: dict[str, float] = {level: seconds / 4 for level, seconds in DEFAULT_BUDGET.items()}
 MAX_BUDGET = 2.0
-# Games with a compiled core, by slug: the module that has ``compiled_core()``.
-COMPILED_GAMES: tuple[str, ...] = ("reversi", "ataxx", "ultimate_ttt", "quantum_ttt", "four_tac_toe")
 # Computer players kept outside this package, by slug: module paths (games.kinds.register fills it
 # from each kind's ``player``). Any other game's player is ``games.ai.<slug>``.
 PLAYERS: dict[str, str] = {}
@@ -77,6 +77,15 @@ def player_module(slug: str) -> ModuleType:
     return importlib.import_module(PLAYERS.get(slug, f"games.ai.{slug}"))
 
 
+def compiled_games() -> tuple[str, ...]:
+    """The games whose computer player has a compiled core (a ``compiled_core()``), in the engines' order.
+
+    Imports the players (not numba), so it is asked where cores are compiled or loaded, never
+    at import: a web process that serves no computer move loads no player.
+    """
+    return tuple(slug for slug in ENGINES if hasattr(player_module(slug), "compiled_core"))
+
+
 def core_ready(slug: str) -> bool:
     """Whether ``slug``'s compiled core is loaded in this process (its computer then searches compiled)."""
     return slug in _ready
@@ -87,20 +96,19 @@ def budget_for(slug: str, level: str) -> float:
     if level not in DEFAULT_BUDGET:
         raise ValueError(f"unknown level {level!r}; choose from random, easy, medium, hard")
     # Checked before touching the core: importing it (numba with it) takes a second.
-    if slug in _ready:
-        module = importlib.import_module(f"games.ai.{slug}")
-        if module.compiled_core() is not None:
-            return COMPILED_BUDGET[level]
+    if slug in _ready and player_module(slug).compiled_core() is not None:
+        return COMPILED_BUDGET[level]
     return DEFAULT_BUDGET[level]
 
 
 def warm_up_game(slug: str) -> float | None:
     """Load ``slug``'s compiled core on this thread (compiling it if numba's cache lacks it) and mark
     it ready; seconds taken, or None when it has no core here (numba missing or turned off)."""
-    if slug not in COMPILED_GAMES:
-        raise ValueError(f"{slug!r} has no compiled core; choose from {', '.join(COMPILED_GAMES)}")
+    with_core = compiled_games()
+    if slug not in with_core:
+        raise ValueError(f"{slug!r} has no compiled core; choose from {', '.join(with_core)}")
     started = time.perf_counter()
-    module = importlib.import_module(f"games.ai.{slug}")
+    module = player_module(slug)
     with _cores.loading():
         core = module.compiled_core()
         if core is None:
@@ -125,8 +133,9 @@ def freeze_long_lived_objects(*, collect: bool = True) -> None:
     gc.freeze()
 
 
-def warm_up(games: Iterable[str] = COMPILED_GAMES) -> dict[str, float]:
-    """Load (or compile, the first time on a machine) the compiled cores, here and now; seconds per game.
+def warm_up(games: Iterable[str] | None = None) -> dict[str, float]:
+    """Load (or compile, the first time on a machine) the compiled cores of ``games`` (all of them by
+    default), here and now; seconds per game.
 
     Well under a second per game once numba's on-disk cache holds the machine code; 5-12 s
     per game to compile. Does nothing without numba. Then freezes the objects alive
@@ -134,7 +143,7 @@ def warm_up(games: Iterable[str] = COMPILED_GAMES) -> dict[str, float]:
     commands: a worker must not wait for this (``games.ai.preload`` does it off its task thread).
     """
     taken = {}
-    for slug in games:
+    for slug in compiled_games() if games is None else games:
         seconds = warm_up_game(slug)
         if seconds is not None:
             taken[slug] = seconds

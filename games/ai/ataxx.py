@@ -61,6 +61,9 @@ _NEXT_ITERATION_SHARE_COMPILED = 0.5
 EASY_RANDOM_SHARE = 0.2
 EASY_NOISE = 1.5
 Move = tuple[int, int]  # (from, to); from == to for a clone
+# Ataxx engines speak UAI (the Universal Ataxx Interface, UCI's shape) besides UGI: games.ai.ugi
+# answers ``uai`` for a player that says so.
+SPEAKS_UAI = True
 
 
 class _OutOfTime(Exception):

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from games.ai import COMPILED_GAMES, warm_up_game
+from games.ai import compiled_games, warm_up_game
 
 LOCK_NAME = ".compile.lock"
 
@@ -55,16 +55,17 @@ def _turn(directory: Path) -> Iterator[None]:
 
 
 def compile_cores(
-    games: tuple[str, ...] = COMPILED_GAMES, report: Callable[[str, float], None] | None = None
+    games: tuple[str, ...] | None = None, report: Callable[[str, float], None] | None = None
 ) -> dict[str, float]:
-    """Compile (or load, when cached) each game's core in this process; seconds per game.
+    """Compile (or load, when cached) each game's core in this process (every game with one by
+    default); seconds per game.
 
     ``report(slug, seconds)`` is called as each game is done. Games without a core here
     (numba missing or turned off) are left out. Raises CacheNotWritable.
     """
     taken: dict[str, float] = {}
     with _turn(cache_dir()):
-        for slug in games:
+        for slug in compiled_games() if games is None else games:
             seconds = warm_up_game(slug)
             if seconds is None:
                 continue
@@ -75,27 +76,28 @@ def compile_cores(
 
 
 def main(argv: list[str] | None = None) -> int:
+    with_core = compiled_games()
     parser = argparse.ArgumentParser(
         prog="python -m games.ai.precompile",
         description="Fill numba's on-disk cache with the compiled cores.",
     )
-    parser.add_argument("games", nargs="*", metavar="GAME", help=f"only these: {', '.join(COMPILED_GAMES)}")
+    parser.add_argument("games", nargs="*", metavar="GAME", help=f"only these: {', '.join(with_core)}")
     parser.add_argument(
         "--nice", type=int, default=0, metavar="N", help="lower this process's priority by N first (0-19)"
     )
     args = parser.parse_args(argv)
     if not 0 <= args.nice <= 19:
         parser.error("--nice is 0 to 19")
-    unknown = [slug for slug in args.games if slug not in COMPILED_GAMES]
+    unknown = [slug for slug in args.games if slug not in with_core]
     if unknown:
-        parser.error(f"no compiled core for {', '.join(unknown)}; choose from {', '.join(COMPILED_GAMES)}")
+        parser.error(f"no compiled core for {', '.join(unknown)}; choose from {', '.join(with_core)}")
     os.nice(args.nice)
 
     def report(slug: str, seconds: float) -> None:
         print(f"{slug} {seconds:.2f} s", flush=True)  # a worker's reader acts on each line at once
 
     try:
-        compile_cores(tuple(args.games) or COMPILED_GAMES, report)
+        compile_cores(tuple(args.games) or with_core, report)
     except CacheNotWritable as error:
         print(error, file=sys.stderr)
         return 1

@@ -43,7 +43,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from games.ai import COMPILED_GAMES, freeze_long_lived_objects, warm_up_game
+from games.ai import compiled_games, freeze_long_lived_objects, warm_up_game
 from games.ai._cores import close_gate
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ class _Compiler:
 
     def __init__(self) -> None:
         context = multiprocessing.get_context("fork")  # Celery's prefork pool forks: children inherit these
-        self.on_disk: dict[str, Event] = {slug: context.Event() for slug in COMPILED_GAMES}
+        self.on_disk: dict[str, Event] = {slug: context.Event() for slug in compiled_games()}
         self.finished = context.Event()  # the child has exited, whatever it managed
         self.stopping = False
         self.started = time.monotonic()
@@ -187,7 +187,7 @@ def load_in_background() -> threading.Thread | None:
 
 def _load(compiler: _Compiler) -> None:
     loaded = 0
-    for slug in COMPILED_GAMES:
+    for slug in compiled_games():
         if not compiler.wait_for(slug):
             continue
         try:

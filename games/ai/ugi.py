@@ -6,7 +6,8 @@ reads commands on stdin and answers on stdout, one line each, in
 * **UGI**, the Universal Game Interface of the Ultimate Tic-Tac-Toe engines and of
   the cutegames match runner, for all five games: ``ugi``/``ugiok``, ``query``/``response``,
   ``go p1time p2time p1inc p2inc``;
-* **UAI**, the Ataxx engines' protocol (UCI's shape), for ``ataxx`` only:
+* **UAI**, the Ataxx engines' protocol (UCI's shape), for a game whose player says it
+  ``SPEAKS_UAI`` (``ataxx`` only):
   ``uai``/``uaiok``, ``uainewgame``, ``go btime wtime binc winc`` where black (``btime``) is
   ``x``, the side that moves first.
 
@@ -30,7 +31,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from games.ai import LEVELS, MAX_BUDGET, budget_for, choose_move, warm_up
+from games.ai import LEVELS, MAX_BUDGET, budget_for, choose_move, player_module, warm_up
 from games.engines import ENGINES, IllegalMove, InvalidPosition, get
 from games.engines.base import Engine
 
@@ -191,7 +192,7 @@ class EngineSession:
             return [f"info string error {exc}"]
 
     def _handshake(self, protocol: str) -> list[str]:
-        if protocol == "uai" and self.slug != "ataxx":
+        if protocol == "uai" and not getattr(player_module(self.slug), "SPEAKS_UAI", False):
             raise ProtocolError(f"uai is the Ataxx protocol; {self.slug} speaks ugi")
         levels = " ".join(f"var {level}" for level in LEVELS)
         return [

@@ -1,31 +1,33 @@
-"""Pure-Python rules engines for the site's five games.
+"""Pure-Python rules engines for the site's games, one module each (``games/engines/<slug>.py``).
 
->>> from games.engines import get
->>> eng = get("reversi")
->>> s = eng.play(eng.initial(), "d3")
->>> eng.to_move(s)
-1
+An engine module exposes its engine as ``ENGINE`` and its place in every list of games as
+``ORDER`` (smallest first). ``ENGINES`` is found, not listed: every module of this package
+that has an ``ENGINE`` is in it, in ``ORDER``, so a new game's engine is one new module.
+``get(slug)`` gives a game's engine (the contract is ``base.Engine``; Reversi's module opens
+with an example). A game kept outside this package (a test's sixth game) adds its engine
+through ``games.kinds.register``.
 """
 
 from __future__ import annotations
 
-from games.engines.ataxx import AtaxxEngine
-from games.engines.base import Engine, IllegalMove, InvalidPosition, Outcome, OutcomeReason, perft, replay
-from games.engines.four_tac_toe import FourTacToeEngine
-from games.engines.quantum_ttt import QuantumTTTEngine
-from games.engines.reversi import ReversiEngine
-from games.engines.ultimate_ttt import UltimateTTTEngine
+import importlib
+import pkgutil
 
-ENGINES: dict[str, Engine] = {
-    engine.slug: engine
-    for engine in (
-        ReversiEngine(),
-        AtaxxEngine(),
-        UltimateTTTEngine(),
-        QuantumTTTEngine(),
-        FourTacToeEngine(),
+from games.engines.base import Engine, IllegalMove, InvalidPosition, Outcome, OutcomeReason, perft, replay
+
+
+def _find_engines() -> dict[str, Engine]:
+    """The ``ENGINE`` of every module here, by slug, in the modules' ``ORDER``."""
+    modules = [
+        importlib.import_module(f"{__name__}.{found.name}") for found in pkgutil.iter_modules(__path__)
+    ]
+    games = sorted(
+        (module for module in modules if hasattr(module, "ENGINE")), key=lambda module: module.ORDER
     )
-}
+    return {module.ENGINE.slug: module.ENGINE for module in games}
+
+
+ENGINES: dict[str, Engine] = _find_engines()
 
 
 def get(slug: str) -> Engine:

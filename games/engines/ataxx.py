@@ -487,3 +487,9 @@ class AtaxxEngine:
             if clones or jumps:
                 out[SQUARE_NAMES[frm]] = {"clone": clones, "jump": jumps}
         return out
+
+
+# What games.engines finds here: the engine, and where the game stands in every list of games
+# (the lobby's order, smallest first).
+ENGINE = AtaxxEngine()
+ORDER = 2

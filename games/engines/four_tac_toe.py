@@ -343,3 +343,9 @@ class FourTacToeEngine:
             ],
             "live": [_live_line_ids(state.x, state.o), _live_line_ids(state.o, state.x)],
         }
+
+
+# What games.engines finds here: the engine, and where the game stands in every list of games
+# (the lobby's order, smallest first).
+ENGINE = FourTacToeEngine()
+ORDER = 5

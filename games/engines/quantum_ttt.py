@@ -471,3 +471,9 @@ def _path(forest: tuple[Mark, ...], start: int, goal: int) -> list[Mark]:
                     seen.add(other)
                     stack.append((other, [*via, mark]))
     return []
+
+
+# What games.engines finds here: the engine, and where the game stands in every list of games
+# (the lobby's order, smallest first).
+ENGINE = QuantumTTTEngine()
+ORDER = 4

@@ -28,6 +28,12 @@ nobody can play). The score is the disc count ``(black, white)``.
 Fast internals for the computer player (no strings, plain ints):
 ``legal_mask(own, opp)``, ``flips(own, opp, sq)``, ``SQUARE_NAMES``,
 ``square_index(name)``.
+
+>>> from games.engines import get
+>>> eng = get("reversi")
+>>> s = eng.play(eng.initial(), "d3")
+>>> eng.to_move(s)
+1
 """
 
 from __future__ import annotations
@@ -409,3 +415,9 @@ class ReversiEngine:
             "cells": cells,
             "flips": preview,
         }
+
+
+# What games.engines finds here: the engine, and where the game stands in every list of games
+# (the lobby's order, smallest first).
+ENGINE = ReversiEngine()
+ORDER = 1

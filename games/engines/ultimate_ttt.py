@@ -415,3 +415,9 @@ class UltimateTTTEngine:
             "open_boards": [b for b in range(9) if boards >> b & 1],
             "board_status": status,
         }
+
+
+# What games.engines finds here: the engine, and where the game stands in every list of games
+# (the lobby's order, smallest first).
+ENGINE = UltimateTTTEngine()
+ORDER = 3

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.engines import get
+from games.engines import quantum_ttt as rules
 from games.kinds import GameKind, register
 
 KIND = register(
     GameKind(
         slug="quantum_ttt",
-        engine=get("quantum_ttt"),
+        engine=rules.ENGINE,
         player="games.ai.quantum_ttt",
         analysis_hooks="games.ai.analysis.quantum_ttt",
-        order=4,
+        order=rules.ORDER,
         name=_("Quantum Tic-Tac-Toe"),
         blurb=_("Every move is in two places at once, until a cycle forces a choice."),
         sides=("X", "O"),

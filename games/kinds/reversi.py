@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.engines import get
+from games.engines import reversi as rules
 from games.kinds import GameKind, register
 
 KIND = register(
     GameKind(
         slug="reversi",
-        engine=get("reversi"),
+        engine=rules.ENGINE,
         player="games.ai.reversi",
         analysis_hooks="games.ai.analysis.reversi",
-        order=1,
+        order=rules.ORDER,
         name=_("Reversi"),
         blurb=_("Trap your opponent's discs between yours and turn them over."),
         sides=(_("Black"), _("White")),

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.engines import get
+from games.engines import ultimate_ttt as rules
 from games.kinds import GameKind, register
 
 KIND = register(
     GameKind(
         slug="ultimate_ttt",
-        engine=get("ultimate_ttt"),
+        engine=rules.ENGINE,
         player="games.ai.ultimate_ttt",
         analysis_hooks="games.ai.analysis.ultimate_ttt",
-        order=3,
+        order=rules.ORDER,
         name=_("Ultimate Tic-Tac-Toe"),
         blurb=_("Nine small games in one: where you play decides where your opponent must play."),
         sides=("X", "O"),

@@ -38,7 +38,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.identity import Identity
-from core.messages import send_to_group
+from core.messages import AnalysisProgress, notify, send_to_group
 from games.ai import analysis as maths
 from games.engines.base import replay
 from games.models import Analysis, Game
@@ -204,7 +204,7 @@ def _enqueue(analysis_id: int) -> None:
 
 def _announce(analysis: Analysis, status: str, done: int) -> None:
     """Progress to every page watching this game's analysis (via the notification socket)."""
-    payload = {
+    progress: AnalysisProgress = {
         "type": "analysis",
         "game": analysis.game_id,
         "status": status,
@@ -212,7 +212,7 @@ def _announce(analysis: Analysis, status: str, done: int) -> None:
         "total": analysis.total,
     }
     try:
-        send_to_group(group_name(analysis.game_id), {"type": "notify", "payload": payload})
+        send_to_group(group_name(analysis.game_id), notify(progress))
     except Exception:  # progress is a courtesy: the page also reads the stored state
         logger.warning("could not announce analysis progress of game %s", analysis.game_id, exc_info=True)
 

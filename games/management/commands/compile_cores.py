@@ -13,22 +13,28 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("games", nargs="*", metavar="GAME", help="only these games (default: all five)")
+        parser.add_argument(
+            "games",
+            nargs="*",
+            metavar="GAME",
+            help="only these games (default: every game with a compiled core)",
+        )
 
     def handle(self, *args: Any, games: list[str], **options: Any) -> None:
-        from games.ai import COMPILED_GAMES
+        from games.ai import compiled_games
         from games.ai.precompile import CacheNotWritable, cache_dir, compile_cores
 
-        unknown = [slug for slug in games if slug not in COMPILED_GAMES]
+        with_core = compiled_games()
+        unknown = [slug for slug in games if slug not in with_core]
         if unknown:
             raise CommandError(
-                f"no compiled core for {', '.join(unknown)}; choose from {', '.join(COMPILED_GAMES)}"
+                f"no compiled core for {', '.join(unknown)}; choose from {', '.join(with_core)}"
             )
         self.stdout.write(f"numba cache: {cache_dir()}")
         started = time.perf_counter()
         try:
             taken = compile_cores(
-                tuple(games) or COMPILED_GAMES,
+                tuple(games) or with_core,
                 report=lambda slug, seconds: self.stdout.write(f"{slug:<13} {seconds:6.2f} s"),
             )
         except CacheNotWritable as error:

@@ -17,14 +17,14 @@ import pytest
 
 import games.ai
 from games import engines
-from games.ai import COMPILED_BUDGET, COMPILED_GAMES, DEFAULT_BUDGET, _cores, budget_for, choose_move
+from games.ai import COMPILED_BUDGET, DEFAULT_BUDGET, _cores, budget_for, choose_move, compiled_games
 
 BASE_DIR = Path(__file__).resolve().parents[3]
 
 
 def positions():
     """A position a few moves in, for each game with a core: the search has choices to weigh."""
-    for slug in COMPILED_GAMES:
+    for slug in compiled_games():
         engine = engines.get(slug)
         state = engine.initial()
         for ply in range(3):
@@ -44,7 +44,7 @@ def cores_not_ready(monkeypatch):
 
 
 @pytest.mark.usefixtures("cores_not_ready")
-@pytest.mark.parametrize(("engine", "state"), list(positions()), ids=COMPILED_GAMES)
+@pytest.mark.parametrize(("engine", "state"), list(positions()), ids=compiled_games())
 def test_a_game_whose_core_is_not_ready_gets_a_legal_move_from_the_pure_python_search(engine, state):
     move = choose_move(engine, state, "medium", seed=7)
     assert move in engine.legal_moves(state)
@@ -67,9 +67,9 @@ def test_a_fresh_process_with_an_empty_cache_answers_every_game_without_touching
     script = (
         "import json, sys\n"
         "from games import engines\n"
-        "from games.ai import COMPILED_GAMES, choose_move\n"
+        "from games.ai import choose_move, compiled_games\n"
         "moves = {}\n"
-        "for slug in COMPILED_GAMES:\n"
+        "for slug in compiled_games():\n"
         "    engine = engines.get(slug)\n"
         "    state = engine.play(engine.initial(), engine.legal_moves(engine.initial())[0])\n"
         "    move = choose_move(engine, state, 'medium', seed=1)\n"
@@ -83,7 +83,7 @@ def test_a_fresh_process_with_an_empty_cache_answers_every_game_without_touching
     )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    assert report == {"legal": dict.fromkeys(COMPILED_GAMES, True), "numba_imported": False}
+    assert report == {"legal": dict.fromkeys(compiled_games(), True), "numba_imported": False}
     assert not cache.exists() or not any(cache.iterdir()), "something was compiled into the cache"
 
 
