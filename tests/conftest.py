@@ -206,6 +206,10 @@ def pytest_collection_modifyitems(config, items):
     # (pytest-xdist, --dist loadfile), and a long file taken last leaves one process running it
     # alone while the others have finished (the axe sweep did: over two minutes at the end).
     items.sort(key=lambda item: item.get_closest_marker("heavy") is None)
+    # What talks to real workers through the broker: CI runs these again on RabbitMQ (.ci/run).
+    for item in items:
+        if "worker_broker" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.broker)
     # Timed checks flake on a busy machine, so the suite leaves them out; `make perf`
     # runs them on a quiet one, as the benchmarks do.
     if config.getoption("--perf"):
