@@ -40,10 +40,11 @@ run: setup
 
 # The suite runs in TEST_PROCESSES pytest processes (pytest-xdist), one test file at a time each:
 # most tests wait on sockets, servers and browsers, so more processes than cores pay.
-# Each process has its own test database and Redis (tests/environment.py).
+# Each process has its own test database and Redis (tests/environment.py). Files are handed out in
+# collection order, the `heavy` ones first (tests/conftest.py), not xdist's most-tests-first.
 TEST_PROCESSES ?= 4
 test: setup
-	$(BIN)/python -m pytest -n $(TEST_PROCESSES) --dist loadfile $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_PROCESSES) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 # The production layout (deploy/) on loopback behind Debian's nginx, on the local
 # PostgreSQL and Redis: drops database "deploycheck", empties Redis db 5 (docs/deploy.md).

@@ -98,6 +98,17 @@ def site_url(collected_static, worker_broker, services, database_url_for_process
     return f"http://127.0.0.1:{port}"
 
 
+@pytest.fixture(autouse=True)
+def _a_plain_worker_serves_the_site(site_url, services, database_url_for_processes) -> None:
+    """The site's worker is running before each browser test, not only before the first.
+
+    A test elsewhere in the same process may have stopped it or swapped in a worker of its own
+    (tests/faults stop theirs at the end: "later tests get a plain worker again"); a page
+    played after that against the computer waited for a reply no worker would send."""
+    if not EXTERNAL_SITE:
+        services.ensure_worker(database_url_for_processes)
+
+
 # Left to itself, Playwright checks a wait_for_function predicate on every animation frame, and
 # so keeps headless Chromium drawing 60 frames a second for as long as a test waits: a third of
 # a core per waiting page (measured: 1.08 s of Chromium's CPU in a 3 s wait, 0.01 s polling every
