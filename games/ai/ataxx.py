@@ -37,12 +37,12 @@ from games.engines.ataxx import (
     JUMP_RING,
     NEIGHBOURS,
     REPETITIONS,
-    bits,
     dilate,
     move_token,
     position_key,
 )
 from games.engines.base import Engine
+from games.engines.grid import bits
 
 WIN = 100_000
 _MATE_BOUND = WIN - 1_000  # scores beyond this are finished games

@@ -47,7 +47,6 @@ a pair, and ``perft_bitboards`` counts the move tree without building states.
              {"square": "a7", "piece": "x" | "o" | null}
     targets: {source: {"clone": [squares], "jump": [squares]}} for each piece of
              the side to move that can move (empty when the game is over)
-    to_move, legal_moves, score [x, o], outcome null | {winner, score, reason}
 """
 
 from __future__ import annotations
@@ -59,16 +58,20 @@ from games.engines.base import (
     InvalidPosition,
     Outcome,
     OutcomeReason,
+    check_stored,
     common_view,
-    compress_runs,
+    stored_int,
 )
+from games.engines.grid import bits, cells_text, expand_ranks, fen_ranks, parse_cells, square_names
 
 SIZE = 7
 SQUARES = SIZE * SIZE
 FULL = (1 << SQUARES) - 1
-FILES = "abcdefg"
 PASS = "0000"
 PIECE_CHARS = ("x", "o")
+_CELLS = "xo."  # an x piece, an o piece, an empty square (the stored board)
+# The squares in reading order, rank 7 first: how boards are written.
+_READING = tuple((SIZE - 1 - r) * SIZE + f for r in range(SIZE) for f in range(SIZE))
 START_FEN = "x5o/7/7/7/7/7/o5x x 0 1"
 # Plies in a row without a clone after which the game is drawn (libataxx, UAI).
 HALFMOVE_LIMIT = 100
@@ -78,10 +81,6 @@ REPETITIONS = 3
 # Masks that stop a one-file shift from wrapping onto the next rank.
 _NOT_FILE_A = sum(1 << (r * SIZE) for r in range(SIZE)) ^ FULL
 _NOT_FILE_G = sum(1 << (r * SIZE + SIZE - 1) for r in range(SIZE)) ^ FULL
-
-
-def _name(sq: int) -> str:
-    return FILES[sq % SIZE] + str(sq // SIZE + 1)
 
 
 def _ring(sq: int, distance: int) -> int:
@@ -95,7 +94,7 @@ def _ring(sq: int, distance: int) -> int:
     return mask
 
 
-SQUARE_NAMES: tuple[str, ...] = tuple(_name(sq) for sq in range(SQUARES))
+SQUARE_NAMES: tuple[str, ...] = square_names(SIZE, SIZE)
 SQUARE_INDEX: dict[str, int] = {name: sq for sq, name in enumerate(SQUARE_NAMES)}
 NEIGHBOURS: tuple[int, ...] = tuple(_ring(sq, 1) for sq in range(SQUARES))
 JUMP_RING: tuple[int, ...] = tuple(_ring(sq, 2) for sq in range(SQUARES))
@@ -109,16 +108,6 @@ MOVE_TABLE: dict[str, tuple[int, int]] = {name: (sq, sq) for sq, name in enumera
 MOVE_TABLE.update(
     (token, (frm, to)) for frm, row in enumerate(JUMP_NAMES) for to, token in enumerate(row) if token
 )
-
-
-def bits(mask: int) -> list[int]:
-    """The square indices set in ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def dilate(mask: int) -> int:
@@ -229,30 +218,8 @@ class AtaxxState(NamedTuple):
 
 def _board_rows(state: AtaxxState) -> list[str]:
     """Ranks 7..1 as 7-character strings of 'x', 'o' and '.'."""
-    rows = []
-    for rank in range(SIZE - 1, -1, -1):
-        row = ""
-        for file in range(SIZE):
-            bit = 1 << (rank * SIZE + file)
-            row += "x" if state.x & bit else "o" if state.o & bit else "."
-        rows.append(row)
-    return rows
-
-
-def _parse_rows(rows: list[str]) -> tuple[int, int]:
-    """Masks from ranks 7..1 given as 7-character rows of 'x', 'o', '.'."""
-    x = o = 0
-    for i, row in enumerate(rows):
-        rank = SIZE - 1 - i
-        for file, char in enumerate(row):
-            bit = 1 << (rank * SIZE + file)
-            if char == "x":
-                x |= bit
-            elif char == "o":
-                o |= bit
-            elif char != ".":
-                raise InvalidPosition(f"unknown character {char!r} on rank {rank + 1}")
-    return x, o
+    text = cells_text(state.x, state.o, _READING, _CELLS)
+    return [text[i : i + SIZE] for i in range(0, SQUARES, SIZE)]
 
 
 def _check_counters(side: int, halfmove: int, fullmove: int) -> None:
@@ -367,9 +334,7 @@ class AtaxxEngine:
             if drawn is None:
                 return None
             return Outcome(winner=None, score=self.score(state), reason=drawn)
-        score = self.score(state)
-        winner = None if score[0] == score[1] else (0 if score[0] > score[1] else 1)
-        return Outcome(winner=winner, score=score, reason=reason)
+        return Outcome.by_score(self.score(state), reason)
 
     # -- serialisation -------------------------------------------------------
 
@@ -387,32 +352,27 @@ class AtaxxEngine:
         return data
 
     def loads(self, data: dict[str, Any]) -> AtaxxState:
-        if not isinstance(data, dict):
-            raise InvalidPosition(f"an ataxx state is a dict, not {type(data).__name__}")
-        if data.get("game") != self.slug:
-            raise InvalidPosition(f"not an ataxx state: game is {data.get('game')!r}")
+        check_stored(data, self.slug)
         rows = data.get("board")
         if not (isinstance(rows, list) and len(rows) == SIZE):
             raise InvalidPosition("board must be a list of 7 rows (rank 7 first)")
         for row in rows:
             if not (isinstance(row, str) and len(row) == SIZE):
                 raise InvalidPosition(f"each board row is 7 characters of x, o and '.', got {row!r}")
-        for key in ("to_move", "halfmove", "fullmove"):
+        side = stored_int(data, "to_move", 0, 1)
+        for key in ("halfmove", "fullmove"):
             if type(data.get(key)) is not int:
                 raise InvalidPosition(f"{key} must be an integer, got {data.get(key)!r}")
-        side = data["to_move"]
-        if side not in (0, 1):
-            raise InvalidPosition(f"to_move must be 0 or 1, got {side}")
         _check_counters(side, data["halfmove"], data["fullmove"])
-        x, o = _parse_rows(rows)
+        x, o = parse_cells("".join(rows), _READING, _CELLS, SQUARE_NAMES)
         history = _parse_history(data.get("history", []), data["halfmove"])
         return AtaxxState(
             x=x, o=o, side=side, halfmove=data["halfmove"], fullmove=data["fullmove"], history=history
         )
 
     def fen(self, state: AtaxxState) -> str:
-        ranks = [compress_runs(row, ".") for row in _board_rows(state)]
-        return f"{'/'.join(ranks)} {PIECE_CHARS[state.side]} {state.halfmove} {state.fullmove}"
+        ranks = fen_ranks(cells_text(state.x, state.o, _READING, _CELLS), SIZE, ".")
+        return f"{ranks} {PIECE_CHARS[state.side]} {state.halfmove} {state.fullmove}"
 
     def from_fen(self, text: str) -> AtaxxState:
         """A position from community FEN; the two counters may be left out (0 1)."""
@@ -427,52 +387,32 @@ class AtaxxEngine:
         side = PIECE_CHARS.index(side_char)
         halfmove, fullmove = 0, 1
         if len(fields) == 4:
-            if not (
-                fields[2].isascii() and fields[2].isdigit() and fields[3].isascii() and fields[3].isdigit()
-            ):
+            if not all(field.isascii() and field.isdigit() for field in fields[2:]):
                 raise InvalidPosition(
                     f"the move counters must be whole numbers, got {fields[2]!r} {fields[3]!r}"
                 )
             halfmove, fullmove = int(fields[2]), int(fields[3])
         _check_counters(side, halfmove, fullmove)
-        ranks = board.split("/")
-        if len(ranks) != SIZE:
-            raise InvalidPosition(f"a FEN board has 7 ranks separated by '/', got {len(ranks)}")
-        rows = []
-        for i, rank in enumerate(ranks):
-            row = ""
-            for j, char in enumerate(rank):
-                if char in "1234567":
-                    if j and rank[j - 1].isdigit():
-                        raise InvalidPosition(f"rank {SIZE - i} ({rank!r}) splits a run of empty squares")
-                    row += "." * int(char)
-                elif char in PIECE_CHARS:
-                    row += char
-                elif char == "-":
-                    raise InvalidPosition("blocked squares ('-') are not played on this site")
-                else:
-                    raise InvalidPosition(f"unknown character {char!r} in rank {SIZE - i}")
-            if len(row) != SIZE:
-                raise InvalidPosition(f"rank {SIZE - i} ({rank!r}) does not describe 7 squares")
-            rows.append(row)
-        x, o = _parse_rows(rows)
+        if "-" in board:
+            raise InvalidPosition("blocked squares ('-') are not played on this site")
+        cells = expand_ranks(board, size=SIZE, pieces="xo", empty=".")
+        x, o = parse_cells(cells, _READING, _CELLS, SQUARE_NAMES)
         return AtaxxState(x=x, o=o, side=side, halfmove=halfmove, fullmove=fullmove)
 
     # -- web -----------------------------------------------------------------
 
     def view(self, state: AtaxxState) -> dict[str, Any]:
         outcome = self.outcome(state)
-        rows = _board_rows(state)
         cells = [
-            [
-                {"square": FILES[f] + str(SIZE - i), "piece": None if row[f] == "." else row[f]}
-                for f in range(SIZE)
-            ]
-            for i, row in enumerate(rows)
+            {
+                "square": SQUARE_NAMES[sq],
+                "piece": "x" if state.x >> sq & 1 else "o" if state.o >> sq & 1 else None,
+            }
+            for sq in _READING
         ]
         return {
             **common_view(self, state),
-            "cells": cells,
+            "cells": [cells[i : i + SIZE] for i in range(0, SQUARES, SIZE)],
             "targets": {} if outcome is not None else self.targets(state),
         }
 
@@ -489,7 +429,6 @@ class AtaxxEngine:
         return out
 
 
-# What games.engines finds here: the engine, and where the game stands in every list of games
-# (the lobby's order, smallest first).
+# Found by games.engines: the engine, and its place in every list of games (smallest first).
 ENGINE = AtaxxEngine()
 ORDER = 2

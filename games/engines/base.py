@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, TypeGuard, runtime_checkable
 
 Side = int  # 0 moves first, 1 second
 State = Any  # each engine defines its own immutable, hashable state type
@@ -48,6 +48,12 @@ class Outcome:
     score: tuple[int, int]
     reason: OutcomeReason
 
+    @classmethod
+    def by_score(cls, score: tuple[int, int], reason: OutcomeReason) -> Outcome:
+        """The side with the higher count wins; equal counts are a draw."""
+        winner = None if score[0] == score[1] else (0 if score[0] > score[1] else 1)
+        return cls(winner=winner, score=score, reason=reason)
+
 
 @runtime_checkable
 class Engine(Protocol):
@@ -83,53 +89,28 @@ def common_view(engine: Engine, state: State) -> dict[str, Any]:
     }
 
 
-def compress_runs(row: str, empty: str) -> str:
-    """A FEN rank: runs of the ``empty`` character become their length (``x--o`` -> ``x2o``)."""
-    out, run = [], 0
-    for char in row:
-        if char == empty:
-            run += 1
-            continue
-        if run:
-            out.append(str(run))
-            run = 0
-        out.append(char)
-    if run:
-        out.append(str(run))
-    return "".join(out)
+def check_stored(data: object, slug: str, keys: set[str] | None = None) -> None:
+    """Refuse (InvalidPosition) what ``dumps`` of game ``slug`` cannot have made: not a
+    dict, another game's state or, when ``keys`` are given, other keys than those."""
+    if not isinstance(data, dict):
+        raise InvalidPosition(f"a {slug} state is a dict, not {type(data).__name__}")
+    if data.get("game") != slug:
+        raise InvalidPosition(f"not a {slug} state: game is {data.get('game')!r}")
+    if keys is not None and set(data) != keys:
+        raise InvalidPosition(f"a {slug} state has exactly the keys {sorted(keys)}")
 
 
-def expand_ranks(text: str, *, size: int, pieces: str, empty: str = "-") -> str:
-    """The cells of FEN ranks (top rank first) in reading order, digit runs as ``empty``.
+def is_whole(value: object, low: int, high: int) -> TypeGuard[int]:
+    """Whether ``value`` is an int (not a bool) from ``low`` to ``high``: what JSON numbers must be."""
+    return type(value) is int and low <= value <= high
 
-    Refuses a wrong number of ranks, two digits in a row, characters outside
-    ``pieces`` and ranks that are not exactly ``size`` cells wide.
-    """
-    ranks = text.split("/")
-    if len(ranks) != size:
-        raise InvalidPosition(f"expected {size} ranks separated by '/', got {len(ranks)}")
-    cells: list[str] = []
-    for r, rank in enumerate(ranks):
-        number, row, previous_digit = size - r, "", False
-        for char in rank:
-            if char in "123456789":
-                if previous_digit:
-                    raise InvalidPosition(f"rank {number} has two digits in a row: {rank!r}")
-                previous_digit = True
-                row += empty * int(char)
-                continue
-            previous_digit = False
-            if char not in pieces:
-                raise InvalidPosition(
-                    f"unexpected character {char!r} in rank {number}: use {', '.join(pieces)} or 1-9"
-                )
-            if len(row) >= size:
-                raise InvalidPosition(f"rank {number} ({rank!r}) describes more than {size} cells")
-            row += char
-        if len(row) != size:
-            raise InvalidPosition(f"rank {number} ({rank!r}) does not describe exactly {size} cells")
-        cells.append(row)
-    return "".join(cells)
+
+def stored_int(data: dict[str, Any], key: str, low: int, high: int) -> int:
+    """``data[key]``, refused (InvalidPosition) unless a whole number from ``low`` to ``high``."""
+    value = data.get(key)
+    if not is_whole(value, low, high):
+        raise InvalidPosition(f"{key} must be a whole number from {low} to {high}, got {value!r}")
+    return value
 
 
 def replay(engine: Engine, moves: list[str], start: State | None = None) -> State:

@@ -69,12 +69,12 @@ from games.engines.base import (
     InvalidPosition,
     Outcome,
     OutcomeReason,
+    check_stored,
     common_view,
-    compress_runs,
-    expand_ranks,
+    stored_int,
 )
+from games.engines.grid import FILES, expand_ranks, fen_ranks
 
-FILES = "abcdefghi"
 CENTRE = 40  # e5 = (1, 1, 1, 1)
 ALL_CELLS = (1 << 81) - 1
 PLAYABLE = ALL_CELLS & ~(1 << CENTRE)
@@ -219,11 +219,6 @@ def _parse_fen_ranks(text: str) -> tuple[int, int]:
     return x, o
 
 
-def _fen_ranks(x: int, o: int) -> str:
-    text = _board_text(x, o)
-    return "/".join(compress_runs(text[9 * r : 9 * r + 9], "-") for r in range(9))
-
-
 def _live_line_ids(owner: int, other: int) -> list[int]:
     """Indexes of the lines ``owner`` can still complete: no mark of ``other``, not yet full."""
     return [k for k, m in enumerate(LINE_MASKS) if not other & m and owner & m != m]
@@ -270,9 +265,7 @@ class FourTacToeEngine:
     def outcome(self, state: FourTacToeState) -> Outcome | None:
         if state.x | state.o != PLAYABLE:
             return None
-        sx, so = state.score_x, state.score_o
-        winner = None if sx == so else (0 if sx > so else 1)
-        return Outcome(winner=winner, score=(sx, so), reason=OutcomeReason.BOARD_FULL)
+        return Outcome.by_score((state.score_x, state.score_o), OutcomeReason.BOARD_FULL)
 
     def live_lines(self, state: FourTacToeState, cell: str, side: int) -> list[int]:
         """Hover help (SPEC 1.5): indexes into ``LINES`` to highlight over ``cell`` for ``side``.
@@ -297,7 +290,7 @@ class FourTacToeEngine:
     # -- text and storage ---------------------------------------------------
 
     def fen(self, state: FourTacToeState) -> str:
-        return f"{_fen_ranks(state.x, state.o)} {_SIDE_LETTER[state.side]}"
+        return f"{fen_ranks(_board_text(state.x, state.o), 9, '-')} {_SIDE_LETTER[state.side]}"
 
     def from_fen(self, text: str) -> FourTacToeState:
         if not isinstance(text, str):
@@ -316,16 +309,8 @@ class FourTacToeEngine:
         return {"game": self.slug, "board": _board_text(state.x, state.o), "to_move": state.side}
 
     def loads(self, data: dict[str, Any]) -> FourTacToeState:
-        if not isinstance(data, dict):
-            raise InvalidPosition("a four_tac_toe state must be a dict")
-        if data.get("game") != self.slug:
-            raise InvalidPosition(f"not a four_tac_toe state (game={data.get('game')!r})")
-        expected = {"game", "board", "to_move"}
-        if set(data) != expected:
-            raise InvalidPosition(f"a four_tac_toe state has exactly the keys {sorted(expected)}")
-        side = data["to_move"]
-        if type(side) is not int or side not in (0, 1):
-            raise InvalidPosition("to_move must be 0 (X) or 1 (O)")
+        check_stored(data, self.slug, {"game", "board", "to_move"})
+        side = stored_int(data, "to_move", 0, 1)
         x, o = _parse_board_text(data["board"])
         return _make_state(x, o, side)
 
@@ -345,7 +330,6 @@ class FourTacToeEngine:
         }
 
 
-# What games.engines finds here: the engine, and where the game stands in every list of games
-# (the lobby's order, smallest first).
+# Found by games.engines: the engine, and its place in every list of games (smallest first).
 ENGINE = FourTacToeEngine()
 ORDER = 5

@@ -67,8 +67,7 @@ Position text (``fen``), four space-separated fields::
 The start is ``......... - 1 -``.
 
 ``dumps`` gives ``{"game", "classical" [9 ints], "spooky" [[m, a, b], ...],
-"move", "pending"}``. ``view`` adds ``to_move``, ``legal_moves``, ``score``,
-``outcome`` and:
+"move", "pending"}``. ``view`` adds the common keys and:
 
 - ``cells``: 9 dicts in square order ``{"square": 1..9, "classical": null or
   {"side", "move"}, "spooky": [{"move", "side"}, ...] sorted by move}``;
@@ -86,7 +85,16 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar, NamedTuple
 
-from games.engines.base import IllegalMove, InvalidPosition, Outcome, OutcomeReason, common_view
+from games.engines.base import (
+    IllegalMove,
+    InvalidPosition,
+    Outcome,
+    OutcomeReason,
+    check_stored,
+    common_view,
+    is_whole,
+    stored_int,
+)
 
 SQUARES = range(1, 10)
 # The eight lines, as square numbers.
@@ -246,20 +254,9 @@ def _validate(classical: tuple[int, ...], spooky: tuple[Mark, ...], move: int, p
         if not _reach(spooky, a, skip=pending) >> b & 1:
             raise InvalidPosition(f"mark {pending} does not close a cycle, so no collapse can be pending")
     # Without the pending mark the links must be a forest: every cycle collapses at once.
-    parent = list(range(10))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            x = parent[x]
-        return x
-
-    for m, a, b in spooky:
-        if m == pending:
-            continue
-        ra, rb = find(a), find(b)
-        if ra == rb:
+    for i, (m, a, b) in enumerate(spooky):
+        if m != pending and _reach(spooky[:i], a, skip=pending) >> b & 1:
             raise InvalidPosition(f"spooky mark {m} closes a cycle that was never collapsed")
-        parent[ra] = rb
     if 9 in classical and spooky:
         raise InvalidPosition("after the ninth move every mark is classical")
 
@@ -360,27 +357,19 @@ class QuantumTTTEngine:
         }
 
     def loads(self, data: dict[str, Any]) -> QState:
-        if not isinstance(data, dict):
-            raise InvalidPosition("a quantum_ttt state must be a JSON object")
-        if data.get("game") != self.slug:
-            raise InvalidPosition(f"not a {self.slug} state: game is {data.get('game')!r}")
-        expected = {"game", "classical", "spooky", "move", "pending"}
-        if set(data) != expected:
-            raise InvalidPosition(f"a {self.slug} state has exactly the keys {sorted(expected)}")
+        check_stored(data, self.slug, {"game", "classical", "spooky", "move", "pending"})
         classical, spooky = data["classical"], data["spooky"]
         if (
             not isinstance(classical, list)
             or len(classical) != 9
-            or not all(_is_int(v, 0, 9) for v in classical)
+            or not all(is_whole(v, 0, 9) for v in classical)
         ):
             raise InvalidPosition("classical must be a list of 9 move numbers (0..9, 0 = none)")
         if not isinstance(spooky, list) or not all(
-            isinstance(mk, list) and len(mk) == 3 and all(_is_int(v, 1, 9) for v in mk) for mk in spooky
+            isinstance(mk, list) and len(mk) == 3 and all(is_whole(v, 1, 9) for v in mk) for mk in spooky
         ):
             raise InvalidPosition("spooky must be a list of [move, a, b] with numbers in 1..9")
-        move, pending = data["move"], data["pending"]
-        if not _is_int(move, 1, 10) or not _is_int(pending, 0, 9):
-            raise InvalidPosition("move must be 1..10 and pending 0..9")
+        move, pending = stored_int(data, "move", 1, 10), stored_int(data, "pending", 0, 9)
         state = QState(tuple(classical), tuple((mk[0], mk[1], mk[2]) for mk in spooky), move, pending)
         _validate(*state)
         return state
@@ -435,7 +424,10 @@ class QuantumTTTEngine:
         if not state.pending:
             return None
         newest, a, b = state.spooky[-1]
-        path = _path(state.spooky[:-1], a, b)  # the rest of the cycle: a chain from a to b
+        # The rest of the cycle is the chain of links from a to b: in a forest, the links
+        # without which a and b fall apart.
+        forest = state.spooky[:-1]
+        path = [mark for mark in forest if not _reach(forest, a, skip=mark[0]) >> b & 1]
         component = _reach(state.spooky, a)
         return {
             "move": newest,
@@ -451,29 +443,6 @@ class QuantumTTTEngine:
 _FEN = re.compile(r"([.1-9]{9}) (-|[1-9]:[1-9]-[1-9](?:,[1-9]:[1-9]-[1-9])*) (10|[1-9]) (-|[1-9])")
 
 
-def _is_int(value: object, low: int, high: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
-
-
-def _path(forest: tuple[Mark, ...], start: int, goal: int) -> list[Mark]:
-    """The marks on the unique chain of links from ``start`` to ``goal`` in a forest."""
-    stack: list[tuple[int, list[Mark]]] = [(start, [])]
-    seen = {start}
-    while stack:
-        sq, via = stack.pop()
-        if sq == goal:
-            return via
-        for mark in forest:
-            _, x, y = mark
-            if sq in (x, y):
-                other = y if x == sq else x
-                if other not in seen:
-                    seen.add(other)
-                    stack.append((other, [*via, mark]))
-    return []
-
-
-# What games.engines finds here: the engine, and where the game stands in every list of games
-# (the lobby's order, smallest first).
+# Found by games.engines: the engine, and its place in every list of games (smallest first).
 ENGINE = QuantumTTTEngine()
 ORDER = 4

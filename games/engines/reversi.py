@@ -38,18 +38,25 @@ Fast internals for the computer player (no strings, plain ints):
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any, ClassVar, NamedTuple
 
-from games.engines.base import IllegalMove, InvalidPosition, Outcome, OutcomeReason, common_view
+from games.engines.base import (
+    IllegalMove,
+    InvalidPosition,
+    Outcome,
+    OutcomeReason,
+    check_stored,
+    common_view,
+    stored_int,
+)
+from games.engines.grid import bits, cells_text, parse_cells, square_names
 
 FULL = 0xFFFFFFFFFFFFFFFF
 NOT_A = 0xFEFEFEFEFEFEFEFE  # every square except column a
 NOT_H = 0x7F7F7F7F7F7F7F7F  # every square except column h
 INNER_COLS = NOT_A & NOT_H  # columns b-g: a horizontal/diagonal run of flips lies there
 
-COLUMNS = "abcdefgh"
-SQUARE_NAMES: tuple[str, ...] = tuple(f"{COLUMNS[sq % 8]}{sq // 8 + 1}" for sq in range(64))
+SQUARE_NAMES: tuple[str, ...] = square_names(8, 8)
 _SQUARE_INDEX: dict[str, int] = {name: sq for sq, name in enumerate(SQUARE_NAMES)}
 
 D4, E4, D5, E5 = (_SQUARE_INDEX[n] for n in ("d4", "e4", "d5", "e5"))
@@ -60,6 +67,7 @@ START_WHITE = (1 << D4) | (1 << E5)
 PASS = "pass"
 _DISC = {"X": 0, "O": 1}
 _SIDE_LETTER = "XO"
+_CELLS = "XO-"  # a black disc, a white disc, an empty square: the .obf board
 
 
 def square_index(name: str) -> int:
@@ -128,14 +136,6 @@ def flips(own: int, opp: int, sq: int) -> int:
                 if bit & own:
                     result |= ray & -(bit << 1)
     return result
-
-
-def squares(mask: int) -> Iterator[int]:
-    """The squares of ``mask``'s set bits, lowest first."""
-    while mask:
-        bit = mask & -mask
-        mask ^= bit
-        yield bit.bit_length() - 1
 
 
 def legal_mask(own: int, opp: int) -> int:
@@ -277,26 +277,6 @@ def _check_position(black: int, white: int, side: int) -> None:
         )
 
 
-def _board_text(black: int, white: int) -> str:
-    return "".join("X" if black >> sq & 1 else "O" if white >> sq & 1 else "-" for sq in range(64))
-
-
-def _parse_board(text: Any) -> tuple[int, int]:
-    if not isinstance(text, str) or len(text) != 64:
-        raise InvalidPosition("the board must be a string of 64 characters (X, O or -)")
-    black = white = 0
-    for sq, char in enumerate(text):
-        if char == "X":
-            black |= 1 << sq
-        elif char == "O":
-            white |= 1 << sq
-        elif char != "-":
-            raise InvalidPosition(
-                f"unexpected character {char!r} on {SQUARE_NAMES[sq]}: use X (black), O (white) or -"
-            )
-    return black, white
-
-
 class ReversiEngine:
     """Othello: place a disc that closes lines of opponent discs; they all flip."""
 
@@ -318,7 +298,7 @@ class ReversiEngine:
         own, opp = self._own_opp(state)
         moves = legal_mask(own, opp)
         if moves:
-            return [SQUARE_NAMES[sq] for sq in squares(moves)]
+            return [SQUARE_NAMES[sq] for sq in bits(moves)]
         return [PASS] if legal_mask(opp, own) else []
 
     def play(self, state: ReversiState, move: str) -> ReversiState:
@@ -359,14 +339,13 @@ class ReversiEngine:
             reason = OutcomeReason.BOARD_FULL
         else:
             reason = OutcomeReason.NO_MOVES
-        winner = None if black == white else (0 if black > white else 1)
-        return Outcome(winner=winner, score=(black, white), reason=reason)
+        return Outcome.by_score((black, white), reason)
 
     # -- text and storage ---------------------------------------------------
 
     def fen(self, state: ReversiState) -> str:
         """The .obf form: 64 squares a1..h8 (X, O, -), a space, X or O to move."""
-        return f"{_board_text(state.black, state.white)} {_SIDE_LETTER[state.side]}"
+        return f"{cells_text(state.black, state.white, range(64), _CELLS)} {_SIDE_LETTER[state.side]}"
 
     def from_fen(self, text: str) -> ReversiState:
         if not isinstance(text, str):
@@ -374,27 +353,20 @@ class ReversiEngine:
         parts = text.strip().split(" ")
         if len(parts) != 2 or parts[1] not in _DISC:
             raise InvalidPosition("expected 64 squares (X, O or -), one space and the side to move (X or O)")
-        black, white = _parse_board(parts[0])
+        black, white = parse_cells(parts[0], range(64), _CELLS, SQUARE_NAMES)
         side = _DISC[parts[1]]
         _check_position(black, white, side)
         return ReversiState(black, white, side)
 
     def dumps(self, state: ReversiState) -> dict[str, Any]:
         # The board travels as text: 64-bit integers do not survive JavaScript.
-        return {"game": self.slug, "board": _board_text(state.black, state.white), "to_move": state.side}
+        board = cells_text(state.black, state.white, range(64), _CELLS)
+        return {"game": self.slug, "board": board, "to_move": state.side}
 
     def loads(self, data: dict[str, Any]) -> ReversiState:
-        if not isinstance(data, dict):
-            raise InvalidPosition("a reversi state must be a dict")
-        if data.get("game") != self.slug:
-            raise InvalidPosition(f"not a reversi state (game={data.get('game')!r})")
-        unknown = set(data) - {"game", "board", "to_move"}
-        if unknown:
-            raise InvalidPosition(f"unknown keys in a reversi state: {sorted(unknown)}")
-        side = data.get("to_move")
-        if type(side) is not int or side not in (0, 1):
-            raise InvalidPosition("to_move must be 0 (black) or 1 (white)")
-        black, white = _parse_board(data.get("board"))
+        check_stored(data, self.slug, {"game", "board", "to_move"})
+        side = stored_int(data, "to_move", 0, 1)
+        black, white = parse_cells(data["board"], range(64), _CELLS, SQUARE_NAMES)
         _check_position(black, white, side)
         return ReversiState(black, white, side)
 
@@ -402,13 +374,13 @@ class ReversiEngine:
         # Every move's broadcast builds one: set bits are walked, not all 64 squares.
         own, opp = self._own_opp(state)
         cells: list[int | None] = [None] * 64
-        for sq in squares(state.black):
+        for sq in bits(state.black):
             cells[sq] = 0
-        for sq in squares(state.white):
+        for sq in bits(state.white):
             cells[sq] = 1
         preview = {
-            SQUARE_NAMES[sq]: [SQUARE_NAMES[i] for i in squares(flips(own, opp, sq))]
-            for sq in squares(legal_mask(own, opp))
+            SQUARE_NAMES[sq]: [SQUARE_NAMES[i] for i in bits(flips(own, opp, sq))]
+            for sq in bits(legal_mask(own, opp))
         }
         return {
             **common_view(self, state),
@@ -417,7 +389,6 @@ class ReversiEngine:
         }
 
 
-# What games.engines finds here: the engine, and where the game stands in every list of games
-# (the lobby's order, smallest first).
+# Found by games.engines: the engine, and its place in every list of games (smallest first).
 ENGINE = ReversiEngine()
 ORDER = 1

@@ -71,12 +71,12 @@ from games.engines.base import (
     InvalidPosition,
     Outcome,
     OutcomeReason,
+    check_stored,
     common_view,
-    compress_runs,
-    expand_ranks,
+    stored_int,
 )
+from games.engines.grid import FILES, cells_text, expand_ranks, fen_ranks, parse_cells
 
-FILES = "abcdefghi"
 FULL9 = 0x1FF
 
 # The eight lines of a 3x3 board, cells in reading order from the top-left.
@@ -121,7 +121,7 @@ _FREE_TOKENS: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
 )
 
 _SIDE_LETTER = "XO"
-_MARK = "xo"
+_CELLS = "xo-"  # an X mark, an O mark, an empty cell
 NO_MOVE = "0000"
 
 
@@ -243,41 +243,6 @@ def _make_state(x: int, o: int, side: int, last: int, counter: int) -> UltimateT
     return UltimateTTTState(x, o, side, last, won_x, won_o, closed, counter)
 
 
-def _parse_board_text(text: Any) -> tuple[int, int]:
-    if not isinstance(text, str) or len(text) != 81:
-        raise InvalidPosition("the board must be a string of 81 characters (x, o or -)")
-    x = o = 0
-    for pos, char in enumerate(text):
-        bit = 1 << _DISPLAY_TO_INDEX[pos]
-        if char == "x":
-            x |= bit
-        elif char == "o":
-            o |= bit
-        elif char != "-":
-            token = CELL_TOKENS[_DISPLAY_TO_INDEX[pos]]
-            raise InvalidPosition(f"unexpected character {char!r} on {token}: use x, o or -")
-    return x, o
-
-
-def _board_text(x: int, o: int) -> str:
-    return "".join("x" if x >> i & 1 else "o" if o >> i & 1 else "-" for i in _DISPLAY_TO_INDEX)
-
-
-def _parse_fen_ranks(text: str) -> tuple[int, int]:
-    x = o = 0
-    for display, char in enumerate(expand_ranks(text, size=9, pieces="xo")):
-        if char == "x":
-            x |= 1 << _DISPLAY_TO_INDEX[display]
-        elif char == "o":
-            o |= 1 << _DISPLAY_TO_INDEX[display]
-    return x, o
-
-
-def _fen_ranks(x: int, o: int) -> str:
-    text = _board_text(x, o)
-    return "/".join(compress_runs(text[9 * r : 9 * r + 9], "-") for r in range(9))
-
-
 class UltimateTTTEngine:
     """Nine tic-tac-toe boards; where you play sends your opponent."""
 
@@ -337,7 +302,8 @@ class UltimateTTTEngine:
 
     def fen(self, state: UltimateTTTState) -> str:
         last = CELL_TOKENS[state.last] if state.last >= 0 else NO_MOVE
-        return f"{_fen_ranks(state.x, state.o)} {_SIDE_LETTER[state.side]} {state.counter} {last}"
+        ranks = fen_ranks(cells_text(state.x, state.o, _DISPLAY_TO_INDEX, _CELLS), 9, "-")
+        return f"{ranks} {_SIDE_LETTER[state.side]} {state.counter} {last}"
 
     def from_fen(self, text: str) -> UltimateTTTState:
         if not isinstance(text, str):
@@ -348,7 +314,7 @@ class UltimateTTTEngine:
                 "expected four fields: ranks 9..1, side to move (X/O), counter, last move (or 0000)"
             )
         board, side_text, counter_text, last_text = parts
-        x, o = _parse_fen_ranks(board)
+        x, o = parse_cells(expand_ranks(board, size=9, pieces="xo"), _DISPLAY_TO_INDEX, _CELLS, CELL_TOKENS)
         if side_text not in ("X", "O"):
             raise InvalidPosition(f"the side to move must be X or O, not {side_text!r}")
         if not (counter_text.isascii() and counter_text.isdigit()) or len(counter_text) > 9:
@@ -364,26 +330,16 @@ class UltimateTTTEngine:
     def dumps(self, state: UltimateTTTState) -> dict[str, Any]:
         return {
             "game": self.slug,
-            "board": _board_text(state.x, state.o),
+            "board": cells_text(state.x, state.o, _DISPLAY_TO_INDEX, _CELLS),
             "to_move": state.side,
             "last_move": CELL_TOKENS[state.last] if state.last >= 0 else None,
             "counter": state.counter,
         }
 
     def loads(self, data: dict[str, Any]) -> UltimateTTTState:
-        if not isinstance(data, dict):
-            raise InvalidPosition("an ultimate_ttt state must be a dict")
-        if data.get("game") != self.slug:
-            raise InvalidPosition(f"not an ultimate_ttt state (game={data.get('game')!r})")
-        expected = {"game", "board", "to_move", "last_move", "counter"}
-        if set(data) != expected:
-            raise InvalidPosition(f"an ultimate_ttt state has exactly the keys {sorted(expected)}")
-        side = data["to_move"]
-        if type(side) is not int or side not in (0, 1):
-            raise InvalidPosition("to_move must be 0 (X) or 1 (O)")
-        counter = data["counter"]
-        if type(counter) is not int or not 0 <= counter < 10**9:
-            raise InvalidPosition("counter must be a non-negative integer")
+        check_stored(data, self.slug, {"game", "board", "to_move", "last_move", "counter"})
+        side = stored_int(data, "to_move", 0, 1)
+        counter = stored_int(data, "counter", 0, 10**9 - 1)
         last_move = data["last_move"]
         if last_move is None:
             last = -1
@@ -391,7 +347,7 @@ class UltimateTTTEngine:
             last = CELL_INDEX[last_move]
         else:
             raise InvalidPosition(f"last_move must be a cell like e5 or null, not {last_move!r}")
-        x, o = _parse_board_text(data["board"])
+        x, o = parse_cells(data["board"], _DISPLAY_TO_INDEX, _CELLS, CELL_TOKENS)
         return _make_state(x, o, side, last, counter)
 
     def view(self, state: UltimateTTTState) -> dict[str, Any]:
@@ -417,7 +373,6 @@ class UltimateTTTEngine:
         }
 
 
-# What games.engines finds here: the engine, and where the game stands in every list of games
-# (the lobby's order, smallest first).
+# Found by games.engines: the engine, and its place in every list of games (smallest first).
 ENGINE = UltimateTTTEngine()
 ORDER = 3
