@@ -32,6 +32,9 @@ pytestmark = [
 ]
 
 
+# Some 170 pages with axe-core on each: over 300 s (the suite's limit per test) when the heavy
+# files all run at once on two cores, as `make test` starts them.
+@pytest.mark.timeout(900)
 def test_every_page_passes_axe_in_both_views_and_every_board_is_photographed(
     new_context, user_factory, login_session
 ):
