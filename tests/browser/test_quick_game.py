@@ -18,6 +18,16 @@ from tests.browser.pages import NOTIFY_OPEN, READY, in_thread
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
+def press_and_wait(page, button: str) -> None:
+    """Press a quick-game button and wait for the server's answer to the seek.
+
+    The page says "Waiting for an opponent" at once, before its request arrives: a second
+    player pressing next might otherwise reach the server first (and take the first seat), and a
+    page left at once might never send it."""
+    with page.expect_response(lambda response: response.url.endswith("/quick/seek/")):
+        page.click(button)
+
+
 def test_two_players_pressing_the_same_quick_game_button_play_each_other(
     new_context, login_session, user_factory
 ):
@@ -27,7 +37,7 @@ def test_two_players_pressing_the_same_quick_game_button_play_each_other(
     for page in (alice, bob):
         page.goto("/")
     button = '[data-quick-game="ataxx"][data-quick-minutes="3"][data-quick-increment="2"]'
-    alice.click(button)
+    press_and_wait(alice, button)
     expect(alice.locator("#quick-waiting")).to_be_visible()
     expect(alice.locator("#quick-waiting-text")).to_contain_text("3+2")
     bob.click(button)
@@ -53,7 +63,7 @@ def test_a_player_asking_for_casual_lands_in_a_casual_game_with_the_pool_s_incre
     button = '[data-quick-game="reversi"][data-quick-minutes="10"][data-quick-increment="5"]'
     expect(alice.locator(button)).to_have_text("10+5")
     alice.check("#quick-casual")
-    alice.click(button)
+    press_and_wait(alice, button)
     expect(alice.locator("#quick-waiting-text")).to_contain_text("10+5, casual")
     expect(alice.locator(button)).to_have_attribute("aria-pressed", "true")
     bob.click(button)  # bob did not ask for casual: "rated unless either asks for casual"
@@ -72,7 +82,7 @@ def test_stop_waiting_means_nobody_is_paired_with_you(new_context, login_session
     alice.goto("/")
     bob.goto("/")
     button = '[data-quick-game="reversi"][data-quick-minutes="1"][data-quick-increment="0"]'
-    alice.click(button)
+    press_and_wait(alice, button)
     expect(alice.locator("#quick-waiting")).to_be_visible()
     alice.click("#quick-cancel")
     expect(alice.locator("#quick-waiting")).to_be_hidden()
@@ -92,7 +102,7 @@ def test_a_correspondence_seek_waits_while_alice_is_away_and_both_land_in_the_th
     alice.goto("/")
     button = '[data-quick-game="reversi"][data-quick-days="3"]'
     expect(alice.locator(button)).to_have_text("3 days")
-    alice.click(button)
+    press_and_wait(alice, button)
     expect(alice.locator("#quick-waiting-text")).to_contain_text(
         "Waiting for a correspondence game: Reversi, 3 days per move."
     )
