@@ -220,7 +220,10 @@ def test_a_draw_offer_lapse_for_a_game_deleted_since_does_nothing(alice, bob):
     services.offer_draw(game_id=game.pk, identity=me(alice))
     offered_at = Game.objects.get(pk=game.pk).draw_offer_at.isoformat()
     Game.objects.filter(pk=game.pk).delete()
-    tasks.lapse_draw_offer.apply(args=(game.pk, offered_at)).get()  # no "game does not exist" error
+    # Read the outcome, not .get(): Celery refuses .get() while any thread of this process runs a
+    # task (a process-wide flag), and an earlier test's thread may still be finishing one.
+    lapse = tasks.lapse_draw_offer.apply(args=(game.pk, offered_at))
+    assert lapse.successful(), lapse.traceback  # no "game does not exist" error
 
 
 def test_a_draw_offer_lapses_when_the_opponent_moves(alice, bob):
