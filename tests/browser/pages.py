@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -108,3 +109,16 @@ def play_move(page, game: str, token: str) -> None:
 def wait_my_turn_or_over(page, timeout: float = 30_000) -> dict[str, Any]:
     page.wait_for_function(MY_TURN_OR_OVER, timeout=timeout)
     return snapshot(page)
+
+
+def box_of(locator, timeout: float = 20) -> dict[str, float]:
+    """The element's box on the page, once it is drawn.
+
+    ``bounding_box()`` answers None for an element not drawn at that instant, and the play page
+    draws its board and buttons again on each state from the socket: asked right then, a test
+    read None (seen with Quantum's collapse buttons under load)."""
+    deadline = time.monotonic() + timeout
+    while (box := locator.bounding_box()) is None:
+        assert time.monotonic() < deadline, f"{locator} was never drawn"
+        time.sleep(0.05)
+    return box

@@ -14,7 +14,7 @@ from games import services
 from games.engines import get
 from games.models import Game
 from tests.browser.conftest import DESKTOP, PHONE, screenshot
-from tests.browser.pages import in_thread, open_game
+from tests.browser.pages import box_of, in_thread, open_game
 
 pytestmark = [
     pytest.mark.heavy,
@@ -264,13 +264,10 @@ def test_quantum_marks_apart_and_the_collapse_in_sight(new_context, two_players,
     buttons = chooser.locator(".choice-button")
     expect(buttons).to_have_count(2)
     if size == "desktop":  # beside the board, without scrolling
-        for box in (buttons.nth(0).bounding_box(), buttons.nth(1).bounding_box()):
+        for box in (box_of(buttons.nth(0)), box_of(buttons.nth(1))):
             assert box["y"] >= 0 and box["y"] + box["height"] <= DESKTOP["height"], box
     # The choice never covers a square of the board.
-    board, choice = (
-        chooser.locator("#board svg").bounding_box(),
-        chooser.locator(".collapse-choice").bounding_box(),
-    )
+    board, choice = box_of(chooser.locator("#board svg")), box_of(chooser.locator(".collapse-choice"))
     assert choice["x"] >= board["x"] + board["width"] or choice["y"] >= board["y"] + board["height"]
     screenshot(chooser, f"polish-quantum-{size}")
 
