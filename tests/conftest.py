@@ -274,8 +274,6 @@ def _flush_again_after_a_deadlock(fixture_teardown):
 
 
 def _wait_for_idle_worker(timeout: float = 20) -> None:
-    import time
-
     deadline = time.monotonic() + timeout
     quiet = 0
     while time.monotonic() < deadline and quiet < 2:
