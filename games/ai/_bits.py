@@ -6,8 +6,9 @@ variable ``GAMES_AI_PURE_PYTHON=1`` does the same on purpose (for tests of the
 fallback and for comparisons).
 
 Everything compiled here and in the cores uses ``cache=True``: the machine
-code is written next to the sources (or under ``NUMBA_CACHE_DIR``) on first
-use, so only the very first process on a machine pays the compile time;
+code is written under ``NUMBA_CACHE_DIR`` (by default a directory per version
+of the cores' sources, :func:`games.ai.default_numba_cache_dir`) on first use,
+so only the very first process on a machine pays the compile time;
 :func:`games.ai.warm_up` compiles or loads it up front.
 """
 

@@ -20,6 +20,13 @@ them up to date, so the move ordering and the playouts read them directly.
 The tree lives in flat arrays: a node's children get a block of consecutive
 entries when the node is first expanded (all its moves, in heuristic order),
 and are opened one by one as its visits grow.
+
+The core is three modules. This one is what ``games.ai.four_tac_toe`` loads
+(``load_core("_ftt_fast")``): the conversion of an engine state, the tree
+search ``mcts``, its arrays kept per process (``Tree``) and ``search``; it
+re-exports what the players, tests and benchmarks use from
+``_ftt_fast_moves`` (the tables, ``play``, ``moves``, ``ordered_moves``) and
+``_ftt_fast_playout`` (``playout``, ``reward``).
 """
 
 from __future__ import annotations
@@ -28,34 +35,36 @@ import numpy as np
 from numba import njit
 
 from games.ai._bits import LOCK, clock
+from games.ai._ftt_fast_moves import (
+    CENTRE,
+    DIFF,
+    EMPTY,
+    FORBIDDEN,
+    N_LINES,
+    SIDE,
+    TWO,
+    moves,
+    ordered_moves,
+    play,
+)
+from games.ai._ftt_fast_playout import playout, reward
 from games.engines import four_tac_toe as rules
 
-N_LINES = len(rules.LINE_CELLS)  # 232 scoring lines
-LINE_CELLS = np.array(rules.LINE_CELLS, dtype=np.int64)
-MAX_THROUGH = max(len(ids) for ids in rules.CELL_LINES)
-# Per cell: how many scoring lines pass through it, and their indexes.
-CELL_COUNT = np.array([len(ids) for ids in rules.CELL_LINES], dtype=np.int64)
-CELL_LINES = np.array(
-    [list(ids) + [0] * (MAX_THROUGH - len(ids)) for ids in rules.CELL_LINES], dtype=np.int64
-)
-# Line code after a mark of X (row 0) or O (row 1), as ``games.ai.four_tac_toe._AFTER``.
-AFTER = np.array([[1, 2, 3, 7, 7, 7, 7, 7], [4, 7, 7, 7, 5, 6, 7, 7]], dtype=np.int8)
-TWO = np.array([2, 5], dtype=np.int8)  # two marks of X / of O: the third cell scores
-FULL = np.array([3, 6], dtype=np.int8)  # three marks: a point
-CENTRE = rules.CENTRE
-EMPTY, FORBIDDEN = 0, 3
-SIDE, DIFF = 0, 1
-
-# The heuristic's weights (``games.ai.four_tac_toe``), by a line's code and the side looking at it:
-# WEIGHT[side, code] is what the line adds to each of its empty cells.
-W_COMPLETE, W_BLOCK, W_TWO, W_KILL, W_OPEN = 100, 60, 6, 3, 1
-WEIGHT = np.array(
-    [
-        [W_OPEN, W_TWO, W_COMPLETE, 0, W_KILL, W_BLOCK, 0, 0],  # X to move
-        [W_OPEN, W_KILL, W_BLOCK, 0, W_TWO, W_COMPLETE, 0, 0],  # O to move
-    ],
-    dtype=np.int64,
-)
+__all__ = [
+    "EMPTY",
+    "FORBIDDEN",
+    "LOCK",
+    "Tree",
+    "mcts",
+    "moves",
+    "ordered_moves",
+    "play",
+    "playout",
+    "reward",
+    "rules",
+    "search",
+    "state_arrays",
+]
 
 
 def state_arrays(state: rules.FourTacToeState) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -75,179 +84,6 @@ def state_arrays(state: rules.FourTacToeState) -> tuple[np.ndarray, np.ndarray, 
                 gains[side, next(i for i in (a, b, c) if owner[i] == EMPTY)] += 1
     info = np.array([state.side, state.score_x - state.score_o], np.int64)
     return owner, codes, gains, info
-
-
-@njit(cache=True)
-def play(owner: np.ndarray, codes: np.ndarray, gains: np.ndarray, info: np.ndarray, cell: int) -> None:
-    """Mark ``cell`` for the side to move, in place (as ``games.engines.four_tac_toe.play_index``)."""
-    side = info[SIDE]
-    owner[cell] = side + 1
-    two = TWO[side]
-    full = FULL[side]
-    for j in range(CELL_COUNT[cell]):
-        k = CELL_LINES[cell, j]
-        code = AFTER[side, codes[k]]
-        codes[k] = code
-        if code == two:
-            # Two marks of the mover and an empty third cell: taking it will score.
-            for t in range(3):
-                c = LINE_CELLS[k, t]
-                if owner[c] == EMPTY:
-                    gains[side, c] += 1
-        elif code == full:
-            info[DIFF] += 1 if side == 0 else -1
-    info[SIDE] = 1 - side
-
-
-@njit(cache=True)
-def moves(owner: np.ndarray, out: np.ndarray) -> int:
-    """The empty playable cells into ``out``, by index; how many (0 once the board is full)."""
-    n = 0
-    for c in range(81):
-        if owner[c] == EMPTY:
-            out[n] = c
-            n += 1
-    return n
-
-
-@njit(cache=True)
-def ordered_moves(owner: np.ndarray, codes: np.ndarray, side: int, out: np.ndarray) -> int:
-    """The empty cells best first by the one-move heuristic, ties by index (``ordered_cells``)."""
-    value = np.zeros(81, np.int64)
-    for k in range(N_LINES):
-        w = WEIGHT[side, codes[k]]
-        if w:
-            for t in range(3):
-                value[LINE_CELLS[k, t]] += w
-    n = moves(owner, out)
-    # Insertion sort, stable: at most 80 cells and mostly short moves.
-    for i in range(1, n):
-        cell = out[i]
-        v = value[cell]
-        j = i - 1
-        while j >= 0 and value[out[j]] < v:
-            out[j + 1] = out[j]
-            j -= 1
-        out[j + 1] = cell
-    return n
-
-
-@njit(cache=True)
-def _next_random(rng: np.ndarray) -> np.uint64:
-    """xorshift64*: the next 64 random bits (state in ``rng[0]``)."""
-    x: np.uint64 = rng[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    rng[0] = x
-    return x * np.uint64(0x2545F4914F6CDD1D)
-
-
-@njit(cache=True)
-def _below(rng: np.ndarray, n: int) -> int | np.int64:
-    return np.int64((_next_random(rng) >> np.uint64(33)) % np.uint64(n))
-
-
-@njit(cache=True)
-def _best_threat(
-    gains: np.ndarray, owner: np.ndarray, side: int, cells: np.ndarray, count: np.ndarray
-) -> int:
-    """The empty cell where ``side`` scores most (first of equals), or -1; drops filled cells from its list."""
-    best = -1
-    best_gain = 0
-    kept = 0
-    for i in range(count[side]):
-        c = cells[side, i]
-        if owner[c] != EMPTY:
-            continue
-        cells[side, kept] = c
-        kept += 1
-        if gains[side, c] > best_gain:
-            best, best_gain = c, gains[side, c]
-    count[side] = kept
-    return best
-
-
-@njit(cache=True)
-def playout(
-    owner: np.ndarray, codes: np.ndarray, gains: np.ndarray, info: np.ndarray, rng: np.ndarray, noise: int = 0
-) -> int:
-    """Tactical playout to the full board, in place; the final score difference (X minus O).
-
-    Each side cashes its best threat, else blocks the opponent's best, else takes
-    a random empty cell (``FourTacToeAdapter.playout``). ``noise`` (out of 1024)
-    is the share of moves made at random regardless: tactical playouts are
-    nearly deterministic, and without some noise a longer search found no better
-    moves (see ``games.ai.four_tac_toe.PLAYOUT_NOISE``).
-    """
-    free = np.empty(81, np.int64)
-    where = np.zeros(81, np.int64)
-    n = moves(owner, free)
-    for i in range(n):
-        where[free[i]] = i
-    # Per side, the empty cells where it would score (a superset: filled cells are dropped lazily).
-    threats = np.empty((2, 81), np.int64)
-    count = np.zeros(2, np.int64)
-    for side in range(2):
-        for i in range(n):
-            if gains[side, free[i]]:
-                threats[side, count[side]] = free[i]
-                count[side] += 1
-    while n:
-        side = info[SIDE]
-        cell = -1
-        if noise == 0 or _below(rng, 1024) >= noise:
-            cell = _best_threat(gains, owner, side, threats, count)
-            if cell < 0:
-                cell = _best_threat(gains, owner, 1 - side, threats, count)
-        if cell < 0:
-            cell = free[_below(rng, n)]
-        # Swap-remove the cell from the free list.
-        i = where[cell]
-        n -= 1
-        last = free[n]
-        free[i] = last
-        where[last] = i
-        _play_tracking(owner, codes, gains, info, cell, threats, count)
-    return int(info[DIFF])
-
-
-@njit(cache=True)
-def _play_tracking(
-    owner: np.ndarray,
-    codes: np.ndarray,
-    gains: np.ndarray,
-    info: np.ndarray,
-    cell: int,
-    threats: np.ndarray,
-    count: np.ndarray,
-) -> None:
-    """``play``, also adding the mover's newly threatened cells to its threat list."""
-    side = info[SIDE]
-    owner[cell] = side + 1
-    two = TWO[side]
-    full = FULL[side]
-    for j in range(CELL_COUNT[cell]):
-        k = CELL_LINES[cell, j]
-        code = AFTER[side, codes[k]]
-        codes[k] = code
-        if code == two:
-            for t in range(3):
-                c = LINE_CELLS[k, t]
-                if owner[c] == EMPTY:
-                    if gains[side, c] == 0:
-                        threats[side, count[side]] = c
-                        count[side] += 1
-                    gains[side, c] += 1
-        elif code == full:
-            info[DIFF] += 1 if side == 0 else -1
-    info[SIDE] = 1 - side
-
-
-@njit(cache=True)
-def reward(diff: int, scale: float) -> float:
-    """Side 0's reward for a final score difference: mostly the result, a little the margin."""
-    return float(0.5 + 0.5 * np.tanh(diff / scale))
 
 
 @njit(cache=True)

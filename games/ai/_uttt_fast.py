@@ -24,6 +24,13 @@ itself exactly.
 A position is ``boards`` (int64[20]: 9-bit X marks of boards 0-8, then O marks
 of boards 0-8, then the side to move and the last cell index, -1 at the
 start) plus ``won`` (int64[3]: boards won by X, won by O, closed).
+
+The core is three modules. This one is what ``games.ai.ultimate_ttt`` loads
+(``load_core("_uttt_fast")``): the conversion of an engine state, the tree
+search ``mcts``, its arrays kept per process (``Tree``) and ``search``; it
+re-exports what the players, tests and benchmarks use from
+``_uttt_fast_moves`` (the tables, ``moves``, ``play``, ``perft``) and
+``_uttt_fast_playout`` (``rollout``).
 """
 
 from __future__ import annotations
@@ -32,27 +39,23 @@ import numpy as np
 from numba import njit
 
 from games.ai._bits import LOCK, clock
+from games.ai._uttt_fast_moves import FULL9, LAST, RUNNING, SIDE, moves, perft, play, result_code
+from games.ai._uttt_fast_playout import _below, rollout
 from games.engines import ultimate_ttt as rules
 
-WIN = np.array(rules.WIN, dtype=np.uint8)
-# For every 9-bit mask: how many cells it has and the k-th of them.
-POP9 = np.array([bin(m).count("1") for m in range(512)], dtype=np.int64)
-NTH9 = np.array(
-    [[c for c in range(9) if m >> c & 1] + [0] * (9 - bin(m).count("1")) for m in range(512)], np.int64
-)
-FULL9 = 511
-
-
-def _winning_cells(mine: int, free: int) -> int:
-    """The cells of ``free`` that complete a line of ``mine`` (a 9-bit mask)."""
-    return sum(1 << c for c in range(9) if free >> c & 1 and rules.WIN[mine | 1 << c])
-
-
-# WINNING9[mine, free]: the free cells where the side owning ``mine`` wins that small board.
-WINNING9 = np.array([[_winning_cells(m, f) for f in range(512)] for m in range(512)], np.int16)
-SIDE, LAST = 18, 19
-WON_X, WON_O, CLOSED = 0, 1, 2
-RUNNING = -1
+__all__ = [
+    "LOCK",
+    "RUNNING",
+    "Tree",
+    "mcts",
+    "moves",
+    "perft",
+    "play",
+    "result_code",
+    "rollout",
+    "search",
+    "state_arrays",
+]
 
 
 def state_arrays(state: rules.UltimateTTTState) -> tuple[np.ndarray, np.ndarray]:
@@ -64,120 +67,6 @@ def state_arrays(state: rules.UltimateTTTState) -> tuple[np.ndarray, np.ndarray]
     boards[LAST] = state.last
     won = np.array([state.won_x, state.won_o, state.closed], np.int64)
     return boards, won
-
-
-@njit(cache=True)
-def result_code(won: np.ndarray) -> int:
-    """-1 while the game runs, else side 0's reward doubled (2 X wins, 1 draw, 0 O wins)."""
-    if WIN[won[WON_X]]:
-        return 2
-    if WIN[won[WON_O]]:
-        return 0
-    if won[CLOSED] == FULL9:
-        return 1
-    return RUNNING
-
-
-@njit(cache=True)
-def moves(boards: np.ndarray, won: np.ndarray, out: np.ndarray) -> int:
-    """Legal cell indexes (9 * board + cell) into ``out``; how many (0 once the game is over)."""
-    if result_code(won) != RUNNING:
-        return 0
-    open_mask = FULL9 & ~won[CLOSED]
-    last = boards[LAST]
-    if last >= 0 and (open_mask >> (last % 9)) & 1:
-        open_mask = 1 << (last % 9)
-    n = 0
-    for b in range(9):
-        if (open_mask >> b) & 1:
-            free = FULL9 & ~(boards[b] | boards[9 + b])
-            for c in range(9):
-                if (free >> c) & 1:
-                    out[n] = 9 * b + c
-                    n += 1
-    return n
-
-
-@njit(cache=True)
-def play(boards: np.ndarray, won: np.ndarray, index: int) -> None:
-    """Mark ``index`` for the side to move, in place (as ``games.engines.ultimate_ttt.play_index``)."""
-    b = index // 9
-    bit = 1 << (index % 9)
-    side = boards[SIDE]
-    mine = boards[9 * side + b] | bit
-    boards[9 * side + b] = mine
-    if WIN[mine]:
-        won[side] |= 1 << b
-        won[CLOSED] |= 1 << b
-    elif (boards[b] | boards[9 + b]) == FULL9:
-        won[CLOSED] |= 1 << b
-    boards[SIDE] = 1 - side
-    boards[LAST] = index
-
-
-@njit("int64(int64[::1], int64[::1], int64, int64[:, ::1])", cache=True)
-def perft(boards, won, depth, scratch):  # type: ignore[no-untyped-def]
-    """Leaves ``depth`` plies on (finished games have no children)."""
-    n = moves(boards, won, scratch[depth])
-    if depth == 1:
-        return n
-    total = 0
-    for i in range(n):
-        child = boards.copy()
-        child_won = won.copy()
-        play(child, child_won, scratch[depth, i])
-        total += perft(child, child_won, depth - 1, scratch)
-    return total
-
-
-@njit(cache=True)
-def _next_random(rng: np.ndarray) -> np.uint64:
-    """xorshift64*: the next 64 random bits (state in ``rng[0]``)."""
-    x: np.uint64 = rng[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    rng[0] = x
-    return x * np.uint64(0x2545F4914F6CDD1D)
-
-
-@njit(cache=True)
-def _below(rng: np.ndarray, n: int) -> int | np.int64:
-    return np.int64((_next_random(rng) >> np.uint64(33)) % np.uint64(n))
-
-
-@njit(cache=True)
-def rollout(boards: np.ndarray, won: np.ndarray, rng: np.ndarray, scratch: np.ndarray) -> int:
-    """Random moves to the end (in place), but a small board that can be won is won; side 0's reward doubled."""
-    while True:
-        code = result_code(won)
-        if code != RUNNING:
-            return code
-        closed = won[CLOSED]
-        last = boards[LAST]
-        target = last % 9
-        if last >= 0 and not (closed >> target) & 1:
-            free = FULL9 & ~(boards[target] | boards[9 + target])
-            wins = WINNING9[boards[9 * boards[SIDE] + target], free]
-            if wins:
-                index = 9 * target + NTH9[wins, _below(rng, POP9[wins])]
-            else:
-                index = 9 * target + NTH9[free, _below(rng, POP9[free])]
-        else:
-            total = 0
-            for b in range(9):
-                if not (closed >> b) & 1:
-                    total += POP9[FULL9 & ~(boards[b] | boards[9 + b])]
-            k = _below(rng, total)
-            index = -1
-            for b in range(9):
-                if not (closed >> b) & 1:
-                    free = FULL9 & ~(boards[b] | boards[9 + b])
-                    if k < POP9[free]:
-                        index = 9 * b + NTH9[free, k]
-                        break
-                    k -= POP9[free]
-        play(boards, won, index)
 
 
 @njit(cache=True)
