@@ -23,6 +23,7 @@ thread (``games.ai.preload``); ``python -m games.ai.precompile`` (or
 from __future__ import annotations
 
 import gc
+import hashlib
 import importlib
 import os
 import random
@@ -37,22 +38,46 @@ from games.ai._cores import pure_python
 from games.engines import ENGINES
 from games.engines.base import Engine, IllegalMove
 
+# Hex digits of the sources' digest that name the default cache directory.
+DIGEST_LENGTH = 12
+
+
+def core_sources() -> list[Path]:
+    """The compiled cores' source files, ``games/ai/_*.py``, by name (``__init__.py`` compiles nothing)."""
+    return sorted(path for path in Path(__file__).parent.glob("_*.py") if not path.name.startswith("__"))
+
+
+def core_sources_digest() -> str:
+    """The first ``DIGEST_LENGTH`` hex digits of the SHA-256 of the cores' sources (names and contents)."""
+    digest = hashlib.sha256()
+    for path in core_sources():
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:DIGEST_LENGTH]
+
 
 def default_numba_cache_dir() -> Path:
-    """``var/numba-cache`` of this checkout, or under ``DJANGO_VAR_DIR`` (config/settings.py's VAR_DIR rule).
+    """``var/numba-cache/<digest>`` of this checkout, or under ``DJANGO_VAR_DIR`` (config/settings.py's
+    VAR_DIR rule); ``<digest>`` is ``core_sources_digest()``.
 
-    Not Django's setting itself: games.ai imports no Django, and benchmarks load the cores without it.
+    numba checks a cached function against its own source file only, not the files of the
+    compiled functions it calls (a documented limitation), and a core spans several files: with
+    one directory per version of the sources, an edit to any of them compiles afresh instead of
+    loading machine code that still calls the old version. ``python -m games.ai.precompile``
+    removes the directories of other versions. Not Django's setting itself: games.ai imports no
+    Django, and benchmarks load the cores without it.
     """
     var_dir = os.environ.get("DJANGO_VAR_DIR") or Path(__file__).resolve().parents[2] / "var"
-    return Path(var_dir) / "numba-cache"
+    return Path(var_dir) / "numba-cache" / core_sources_digest()
 
 
 # numba reads NUMBA_CACHE_DIR once, when it is first imported, and only the cores import it.
 # Every core is a submodule of this package, so this line runs before any of them: in Django
 # processes, in ``python -m games.ai.precompile`` and in the benchmarks alike. Without it numba
 # writes next to the sources (per checkout, lost with every new release directory) or, when
-# those are read-only, under ~/.cache (hidden by the units' ProtectHome=yes).
-os.environ.setdefault("NUMBA_CACHE_DIR", str(default_numba_cache_dir()))
+# those are read-only, under ~/.cache (hidden by the units' ProtectHome=yes). The digest is
+# only read when no directory is set (half a millisecond of CPU; the worker units set one).
+if "NUMBA_CACHE_DIR" not in os.environ:
+    os.environ["NUMBA_CACHE_DIR"] = str(default_numba_cache_dir())
 
 Level = Literal["random", "easy", "medium", "hard"]
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")

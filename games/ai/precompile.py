@@ -5,13 +5,16 @@ compile, a fraction of a second when the cache already holds it), and exits 0;
 exits 1 with the reason when the cache directory cannot be written. Without
 numba (or with ``GAMES_AI_PURE_PYTHON=1``) it prints nothing and exits 0.
 
-The cache is ``NUMBA_CACHE_DIR`` (default ``var/numba-cache``, see
-``games/ai/__init__.py``). Its entries are keyed by each source file's full path
-and modification time, so every new release directory needs this once: the
-release steps (docs/deploy.md) run it before the workers restart, and a worker
-runs it in a child process at start (``games.ai.preload``) for whatever is still
-missing. Processes filling one cache take turns (a lock file in it): the second
-then loads what the first compiled instead of compiling it again alongside.
+The cache is ``NUMBA_CACHE_DIR`` (default ``var/numba-cache/<digest of the
+cores' sources>``, see ``games/ai/__init__.py``). Its entries are keyed by each
+source file's full path and modification time, so every new release directory
+needs this once: the release steps (docs/deploy.md) run it before the workers
+restart, and a worker runs it in a child process at start (``games.ai.preload``)
+for whatever is still missing. Processes filling one cache take turns (a lock
+file in it): the second then loads what the first compiled instead of compiling
+it again alongside. With the default directory it then removes the directories
+of other digests beside it (earlier versions of the sources), so that they do
+not pile up; a ``NUMBA_CACHE_DIR`` set by hand is left as it is.
 """
 
 from __future__ import annotations
@@ -19,14 +22,17 @@ from __future__ import annotations
 import argparse
 import fcntl
 import os
+import re
+import shutil
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from games.ai import compiled_games, warm_up_game
+from games.ai import DIGEST_LENGTH, compiled_games, default_numba_cache_dir, warm_up_game
 
 LOCK_NAME = ".compile.lock"
+DIGEST_NAME = re.compile(f"[0-9a-f]{{{DIGEST_LENGTH}}}")
 
 
 class CacheNotWritable(Exception):
@@ -72,7 +78,27 @@ def compile_cores(
             taken[slug] = seconds
             if report is not None:
                 report(slug, seconds)
+    if taken:
+        remove_other_versions()
     return taken
+
+
+def remove_other_versions() -> list[Path]:
+    """Remove the default cache's siblings named by other digests (earlier versions of the cores'
+    sources, which this checkout no longer loads); the directories removed.
+
+    Only when the cache is the default one: a ``NUMBA_CACHE_DIR`` set by hand (the worker
+    units', a test's) is somebody else's to manage, and what lies beside it is not ours.
+    """
+    current = cache_dir()
+    if current != default_numba_cache_dir():
+        return []
+    removed = []
+    for sibling in current.parent.iterdir():
+        if sibling != current and sibling.is_dir() and DIGEST_NAME.fullmatch(sibling.name):
+            shutil.rmtree(sibling, ignore_errors=True)  # a process still loading from it compiles anew
+            removed.append(sibling)
+    return removed
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from games.ai import core_sources_digest
 from launch import deploy
 
 BASE_DIR = Path(__file__).resolve().parents[2]
@@ -27,14 +28,16 @@ def cache_dir_numba_uses(**env: str) -> str:
     return done.stdout.strip()
 
 
-def test_a_checkout_caches_its_cores_in_its_var_directory():
+def test_a_checkout_caches_its_cores_in_its_var_directory_one_folder_per_version_of_their_sources():
     pytest.importorskip("numba")
-    assert cache_dir_numba_uses() == str(BASE_DIR / "var" / "numba-cache")
+    assert cache_dir_numba_uses() == str(BASE_DIR / "var" / "numba-cache" / core_sources_digest())
 
 
 def test_a_site_caches_them_under_its_var_directory_and_an_explicit_setting_wins(tmp_path):
     pytest.importorskip("numba")
-    assert cache_dir_numba_uses(DJANGO_VAR_DIR=str(tmp_path)) == str(tmp_path / "numba-cache")
+    assert cache_dir_numba_uses(DJANGO_VAR_DIR=str(tmp_path)) == str(
+        tmp_path / "numba-cache" / core_sources_digest()
+    )
     chosen = tmp_path / "elsewhere"
     assert cache_dir_numba_uses(DJANGO_VAR_DIR=str(tmp_path), NUMBA_CACHE_DIR=str(chosen)) == str(chosen)
 
