@@ -12,10 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from games.ai import budget_for, choose_move
+from games.ai import budget_for, choose_move, quantum_ttt_search
 from games.ai import four_tac_toe as ftt_ai
 from games.ai import quantum_ttt as qttt_ai
 from games.ai._cores import pure_python
+from games.ai.quantum_ttt_eval import evaluate as qttt_evaluate
 from games.engines import perft
 from games.engines.four_tac_toe import PLAYABLE, FourTacToeEngine, count_lines, play_index
 from games.engines.quantum_ttt import QuantumTTTEngine
@@ -90,7 +91,7 @@ def test_qttt_evaluation_matches_the_python_one():
             continue
         s = qttt_core.state_array(state)
         for side in (0, 1):
-            assert qttt_core.evaluate(s, side) == qttt_ai.evaluate(state, side), QTTT.fen(state)
+            assert qttt_core.evaluate(s, side) == qttt_evaluate(state, side), QTTT.fen(state)
         checked += 1
     assert checked > 150
 
@@ -111,12 +112,14 @@ def test_qttt_search_values_match_the_python_search():
             continue
         # Three plies of the Python search take seconds in the opening: two there.
         for depth in (1, 2, 3) if state.move >= 4 else (1, 2):
-            order = qttt_ai._order_keys(random.Random(0))
+            order = quantum_ttt_search.order_keys(random.Random(0))
             _, fast, _, _ = qttt_core.search(state, order, depth, time.perf_counter() + 60)
-            python = qttt_ai.Searcher(QTTT, time.perf_counter() + 60, random.Random(0))
+            python = quantum_ttt_search.Searcher(QTTT, time.perf_counter() + 60, random.Random(0))
             python.frontier = False  # the compiled search has no last-ply shortcut (same values, tested)
             _, slow, _ = python.best_move(state, depth)
-            if abs(slow) >= qttt_ai.WIN - 100:  # a forced result: its length may differ through the table
+            if (
+                abs(slow) >= quantum_ttt_search.WIN - 100
+            ):  # a forced result: its length may differ through the table
                 assert (fast > 0) == (slow > 0), QTTT.fen(state)
             else:
                 assert fast == slow, (QTTT.fen(state), depth)
@@ -124,7 +127,7 @@ def test_qttt_search_values_match_the_python_search():
         if state.move < 4:
             continue  # solving the opening takes seconds
         move, value, reached, _ = qttt_core.search(
-            state, qttt_ai._order_keys(random.Random(0)), 12, time.perf_counter() + 60
+            state, quantum_ttt_search.order_keys(random.Random(0)), 12, time.perf_counter() + 60
         )
         if reached < 12:
             solved += 1
@@ -136,7 +139,7 @@ def test_qttt_search_values_match_the_python_search():
                 )
                 continue
             _, after, _, _ = qttt_core.search(
-                child, qttt_ai._order_keys(random.Random(0)), 12, time.perf_counter() + 60
+                child, quantum_ttt_search.order_keys(random.Random(0)), 12, time.perf_counter() + 60
             )
             same = QTTT.to_move(child) == QTTT.to_move(state)
             assert np.sign(after if same else -after) == np.sign(value), QTTT.fen(state)
@@ -146,9 +149,9 @@ def test_qttt_search_values_match_the_python_search():
 def test_qttt_compiled_search_solves_from_the_third_move_within_the_default_budget():
     state = QTTT.play(QTTT.play(QTTT.initial(), "1-5"), "3-7")
     move, value, _, _ = qttt_core.search(
-        state, qttt_ai._order_keys(random.Random(0)), 12, time.perf_counter() + 5
+        state, quantum_ttt_search.order_keys(random.Random(0)), 12, time.perf_counter() + 5
     )
-    assert value >= qttt_ai.WIN - 100  # X wins by force (the Python search at 1 s sees about +30)
+    assert value >= quantum_ttt_search.WIN - 100  # X wins by force (the Python search at 1 s sees about +30)
     assert move in QTTT.legal_moves(state)
 
 
