@@ -16,6 +16,8 @@ from games.ai import budget_for, choose_move, quantum_ttt_search
 from games.ai import four_tac_toe as ftt_ai
 from games.ai import quantum_ttt as qttt_ai
 from games.ai._cores import pure_python
+from games.ai.four_tac_toe_playout import REWARD_SCALE, FourTacToeAdapter
+from games.ai.four_tac_toe_tactics import free_cells, ordered_cells
 from games.ai.quantum_ttt_eval import evaluate as qttt_evaluate
 from games.engines import perft
 from games.engines.four_tac_toe import PLAYABLE, FourTacToeEngine, count_lines, play_index
@@ -193,7 +195,7 @@ def test_ftt_moves_positions_and_scores_match_the_engine_move_by_move_in_random_
             if FTT.outcome(state) is not None:
                 assert n == 0
                 break
-            index = rng.choice(ftt_ai.free_cells(state))
+            index = rng.choice(free_cells(state))
             state = play_index(state, index)
             ftt_core.play(*arrays, index)
             assert arrays_equal(arrays, ftt_core.state_arrays(state))
@@ -208,7 +210,7 @@ def test_ftt_move_order_is_the_python_heuristics():
             state = FTT.play(state, rng.choice(FTT.legal_moves(state)))
         owner, codes, _, info = ftt_core.state_arrays(state)
         n = ftt_core.ordered_moves(owner, codes, info[0], out)
-        assert out[:n].tolist() == ftt_ai.ordered_cells(state)
+        assert out[:n].tolist() == ordered_cells(state)
 
 
 def test_ftt_playouts_end_with_a_full_board_and_the_right_score():
@@ -227,7 +229,7 @@ def test_ftt_playouts_end_with_a_full_board_and_the_right_score():
 
 def test_ftt_compiled_search_is_reproducible_and_counts_every_iteration():
     state = FTT.play(FTT.initial(), "a1")
-    moves = ftt_ai.ordered_cells(state)
+    moves = ordered_cells(state)
     runs = [
         ftt_core.search(
             state,
@@ -237,7 +239,7 @@ def test_ftt_compiled_search_is_reproducible_and_counts_every_iteration():
             iterations=3000,
             exploration=ftt_ai.EXPLORATION,
             widening=ftt_ai.WIDENING,
-            scale=ftt_ai.REWARD_SCALE,
+            scale=REWARD_SCALE,
         )
         for _ in range(2)
     ]
@@ -249,7 +251,7 @@ def test_ftt_compiled_search_is_reproducible_and_counts_every_iteration():
 @pytest.mark.perf
 def test_ftt_compiled_search_runs_far_more_iterations_than_the_python_one():
     state = FTT.play(FTT.initial(), "a1")
-    moves = ftt_ai.ordered_cells(state)
+    moves = ordered_cells(state)
     cpu = time.process_time()
     _, fast, _ = ftt_core.search(
         state,
@@ -259,12 +261,12 @@ def test_ftt_compiled_search_runs_far_more_iterations_than_the_python_one():
         iterations=None,
         exploration=ftt_ai.EXPLORATION,
         widening=ftt_ai.WIDENING,
-        scale=ftt_ai.REWARD_SCALE,
+        scale=REWARD_SCALE,
     )
     fast_rate = fast / (time.process_time() - cpu)
     cpu = time.process_time()
     slow = ftt_ai.search(
-        ftt_ai.FourTacToeAdapter(state),
+        FourTacToeAdapter(state),
         state,
         random.Random(1),
         deadline=time.perf_counter() + 0.1,
