@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from games.ai import choose_move  # noqa: E402
 from games.ai import quantum_ttt as ai  # noqa: E402
 from games.ai._cores import pure_python  # noqa: E402
+from games.ai.quantum_ttt_search import order_keys  # noqa: E402
 from games.engines import ENGINES  # noqa: E402
 
 ENGINE = ENGINES["quantum_ttt"]
@@ -35,7 +36,7 @@ def exact_result(state: object, side: int, core: object) -> int:
     outcome = ENGINE.outcome(state)
     if outcome is not None:
         return 0 if outcome.winner is None else 1 if outcome.winner == side else -1
-    _, value, _, _ = core.search(state, ai._order_keys(random.Random(0)), 40, time.perf_counter() + 60)
+    _, value, _, _ = core.search(state, order_keys(random.Random(0)), 40, time.perf_counter() + 60)
     if ENGINE.to_move(state) != side:
         value = -value
     return (value > 100) - (value < -100)

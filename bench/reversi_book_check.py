@@ -23,8 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.ai import warm_up  # noqa: E402
 from games.ai.analysis import PositionEval, evaluate, judge_game  # noqa: E402
-from games.ai.reversi import WIN, _Search, compiled_core, evaluate_learned  # noqa: E402
 from games.ai.reversi_book import book_text  # noqa: E402
+from games.ai.reversi_eval import WIN, compiled_core, evaluate_learned  # noqa: E402
+from games.ai.reversi_search import Search  # noqa: E402
 from games.engines.reversi import SQUARE_NAMES, ReversiEngine, legal_mask  # noqa: E402
 
 UNITS_PER_DISC = 32  # evaluate_learned counts in 1/32 of a disc
@@ -61,8 +62,8 @@ def main(depth: int, margin: float) -> int:
             own, opp = (
                 (position.black, position.white) if position.side == 0 else (position.white, position.black)
             )
-            search = _Search(evaluate_learned, float("inf"))
-            order = search._ordered(own, opp, legal_mask(own, opp), -1, 3)
+            search = Search(evaluate_learned, float("inf"))
+            order = search.ordered(own, opp, legal_mask(own, opp), -1, 3)
             results = search.root(own, opp, depth, order, 20 * WIN)
             scores = {SQUARE_NAMES[sq]: score for score, sq in results}
             loss = (results[0][0] - scores[move]) / UNITS_PER_DISC

@@ -24,7 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.ai import warm_up  # noqa: E402
-from games.ai.reversi import EndgameSolver, compiled_core  # noqa: E402
+from games.ai.reversi_endgame import EndgameSolver  # noqa: E402
+from games.ai.reversi_eval import compiled_core  # noqa: E402
 from games.engines.reversi import SQUARE_NAMES, ReversiEngine  # noqa: E402
 
 DEFAULT_FILE = Path(__file__).resolve().parents[1] / "tests" / "data" / "fforum-1-19.obf"

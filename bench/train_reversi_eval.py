@@ -40,7 +40,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.ai import _reversi_tables as tables  # noqa: E402
-from games.ai import reversi as reversi_ai  # noqa: E402
+from games.ai import reversi_eval  # noqa: E402
+from games.ai.reversi_search import Search  # noqa: E402
 from games.engines.reversi import flips, legal_mask  # noqa: E402
 
 START = (0x0000000810000000, 0x0000001008000000)  # black (to move), white
@@ -55,8 +56,8 @@ def play_game(args: tuple[int, int, int, float, float, int, str]) -> np.ndarray:
     the side to move has a move, as uint64."""
     seed, game, depth, epsilon, endgame_epsilon, solve_empties, player = args
     rng = random.Random(seed * 1_000_003 + game)
-    core = reversi_ai.compiled_core()
-    evaluate = reversi_ai.evaluate_learned if player == "learned" else reversi_ai.evaluate_hard
+    core = reversi_eval.compiled_core()
+    evaluate = reversi_eval.evaluate_learned if player == "learned" else reversi_eval.evaluate_hard
     own, opp = START
     random_plies = rng.randint(2, 12)
     ply = 0
@@ -85,15 +86,15 @@ def play_game(args: tuple[int, int, int, float, float, int, str]) -> np.ndarray:
             if ply < random_plies or rng.random() < epsilon:
                 sq = rng.choice(_moves(moves))
             else:
-                search = reversi_ai._Search(evaluate, float("inf"))
-                order = search._ordered(own, opp, moves, -1, 3)
+                search = Search(evaluate, float("inf"))
+                order = search.ordered(own, opp, moves, -1, 3)
                 sq = search.root(own, opp, depth, order, None)[0][1]
         f = flips(own, opp, sq)
         own, opp = opp ^ f, own | f | (1 << sq)
         sign = -sign
         ply += 1
     if exact is None:  # the game ended before the solver's horizon: the final score labels all
-        final = reversi_ai.final_score(own, opp)  # from the view of ``own`` (sign relative to it)
+        final = reversi_eval.final_score(own, opp)  # from the view of ``own`` (sign relative to it)
         rows.extend((o, p, s * sign * final, m, n) for o, p, s, m, n in pending)
     # Labels are stored offset by 64 so that the table stays unsigned.
     return np.array([(o, p, label + 64, m, n) for o, p, label, m, n in rows], dtype=np.uint64)
@@ -101,7 +102,7 @@ def play_game(args: tuple[int, int, int, float, float, int, str]) -> np.ndarray:
 
 def use_player_weights(path: Path) -> None:
     """Self-play on ``path``'s weights (in this process), not necessarily the committed file's."""
-    core = reversi_ai.compiled_core()
+    core = reversi_eval.compiled_core()
     core._PATTERN_ARRAY = np.array(tables.read_weights(path).tables, dtype=np.int16)
 
 
@@ -178,7 +179,7 @@ def main() -> None:
     parser.add_argument("--scale", type=int, default=32, help="weight units per disc")
     parser.add_argument("--out", type=Path, default=tables.WEIGHTS_PATH)
     args = parser.parse_args()
-    if reversi_ai.compiled_core() is None:
+    if reversi_eval.compiled_core() is None:
         sys.exit("the compiled core is needed (numba missing or GAMES_AI_PURE_PYTHON set)")
 
     started = time.perf_counter()

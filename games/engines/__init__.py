@@ -2,7 +2,9 @@
 
 An engine module exposes its engine as ``ENGINE`` and its place in every list of games as
 ``ORDER`` (smallest first). ``ENGINES`` is found, not listed: every module of this package
-that has an ``ENGINE`` is in it, in ``ORDER``, so a new game's engine is one new module.
+that has an ``ENGINE`` is in it, in ``ORDER``, so a new game's engine is one new module. A part
+of an engine kept in a module of its own (``<slug>_<part>.py``: ``ataxx_perft``,
+``quantum_ttt_collapse``) has no ``ENGINE``, so it is not taken for a game.
 ``get(slug)`` gives a game's engine (the contract is ``base.Engine``; Reversi's module opens
 with an example). A game kept outside this package (a test's sixth game) adds its engine
 through ``games.kinds.register``.

@@ -35,11 +35,12 @@ have pieces and a square is empty, some empty square touches some piece and
 its owner can clone there. For the same reason a side without a move always
 leaves the opponent one, so ``0000`` never ends the game.
 
-Fast internals for the computer player (plain ints, no strings): ``generate(me,
-opp)`` lists moves as (from, to) square pairs (from == to for a clone),
-``apply(me, opp, frm, to)`` plays one on bitboards, ``dilate``, ``NEIGHBOURS``
-and ``JUMP_RING`` are the distance-1 and distance-2 tables, ``move_token`` names
-a pair, and ``perft_bitboards`` counts the move tree without building states.
+Fast internals for the computer player (plain ints, no strings): ``apply(me, opp,
+frm, to)`` plays a (from, to) square pair (from == to for a clone) on bitboards,
+``dilate``, ``NEIGHBOURS`` and ``JUMP_RING`` are the distance-1 and distance-2
+tables, and ``move_token`` names a pair. ``games.engines.ataxx_perft`` walks the
+move tree on them: ``generate`` lists a side's pairs and ``perft_bitboards``
+counts the tree without building states.
 
 ``view(state)`` shape, on top of ``dumps``::
 
@@ -121,19 +122,6 @@ def can_move(me: int, empty: int) -> bool:
     return bool(dilate(dilate(me)) & empty)
 
 
-def generate(me: int, opp: int) -> list[tuple[int, int]]:
-    """Moves of the side owning ``me`` as (from, to) pairs, from == to for a clone.
-
-    Same order as ``legal_moves``; an empty list means "no move" (the caller
-    decides between pass and game over).
-    """
-    empty = FULL ^ (me | opp)
-    moves = [(to, to) for to in bits(dilate(me) & empty)]
-    for frm in bits(me):
-        moves.extend((frm, to) for to in bits(JUMP_RING[frm] & empty))
-    return moves
-
-
 def apply(me: int, opp: int, frm: int, to: int) -> tuple[int, int]:
     """Play (frm, to) for ``me``; returns (opp, me) after it: the next mover first."""
     flips = NEIGHBOURS[to] & opp
@@ -151,34 +139,6 @@ def move_token(frm: int, to: int) -> str:
 def game_over(me: int, opp: int) -> bool:
     """Board full or a side wiped out (see the module docstring for "neither can move")."""
     return not (me and opp and (me | opp) != FULL)
-
-
-def perft_bitboards(me: int, opp: int, depth: int) -> int:
-    """Perft straight on bitboards (same counting as ``base.perft``), for speed."""
-    empty = FULL ^ (me | opp)
-    if not (empty and me and opp):
-        return 0
-    clones = dilate(me) & empty
-    if depth == 1:
-        count = clones.bit_count()
-        for frm in bits(me):
-            count += (JUMP_RING[frm] & empty).bit_count()
-        return count or 1  # no move: the forced pass is the one leaf
-    total = 0
-    moved = False
-    for to in bits(clones):
-        moved = True
-        flips = NEIGHBOURS[to] & opp
-        total += perft_bitboards(opp ^ flips, me | 1 << to | flips, depth - 1)
-    for frm in bits(me):
-        base = me ^ (1 << frm)
-        for to in bits(JUMP_RING[frm] & empty):
-            moved = True
-            flips = NEIGHBOURS[to] & opp
-            total += perft_bitboards(opp ^ flips, base | 1 << to | flips, depth - 1)
-    if not moved:
-        total = perft_bitboards(opp, me, depth - 1)
-    return total
 
 
 def position_key(x: int, o: int, side: int) -> int:

@@ -4,6 +4,10 @@ Squares are numbered 1..9 in reading order (1 2 3 / 4 5 6 / 7 8 9). Moves are
 numbered 1..9; X (side 0) makes the odd moves, O (side 1) the even ones, so the
 side owning a mark always follows from its move number.
 
+This module holds the tokens, the turns, the results and the formats; the spooky links and
+their collapse (``linked_squares``, ``collapse``, ``check_links``, the view's ``pending_cycle``)
+live in ``games.engines.quantum_ttt_collapse``.
+
 Tokens
 ------
 ``a-b``  a normal move: two spooky marks of the mover, both labelled with the
@@ -95,16 +99,22 @@ from games.engines.base import (
     is_whole,
     stored_int,
 )
+from games.engines.quantum_ttt_collapse import (
+    SQUARES,
+    Mark,
+    check_links,
+    collapse,
+    linked_squares,
+    pending_cycle,
+    side_of,
+)
 
-SQUARES = range(1, 10)
 # The eight lines, as square numbers.
 LINES: tuple[tuple[int, int, int], ...] = (
     (1, 2, 3), (4, 5, 6), (7, 8, 9),
     (1, 4, 7), (2, 5, 8), (3, 6, 9),
     (1, 5, 9), (3, 5, 7),
 )  # fmt: skip
-
-Mark = tuple[int, int, int]  # (move number, square a, square b) with a < b
 
 
 class QState(NamedTuple):
@@ -123,11 +133,6 @@ _PAIR_LIST: tuple[tuple[str, int, int], ...] = tuple((t, a, b) for t, (a, b) in 
 _moves_cache: dict[tuple[int, ...], list[str]] = {}  # classical marks -> sorted pair tokens
 
 
-def side_of(move_number: int) -> int:
-    """The side that owns a mark: X (0) the odd numbers, O (1) the even ones."""
-    return (move_number + 1) % 2
-
-
 def _pair_moves(classical: tuple[int, ...]) -> list[str]:
     """The pair tokens (sorted) between squares without a classical mark, memoised."""
     moves = _moves_cache.get(classical)
@@ -137,52 +142,6 @@ def _pair_moves(classical: tuple[int, ...]) -> list[str]:
             _moves_cache.clear()
         _moves_cache[classical] = moves
     return moves
-
-
-def _reach(spooky: tuple[Mark, ...], start: int, skip: int = 0) -> int:
-    """Bitmask (bit = square) of the squares linked to ``start`` by spooky marks,
-    ignoring mark ``skip``."""
-    reach = 1 << start
-    links = [(1 << a) | (1 << b) for m, a, b in spooky if m != skip]
-    grown = True
-    while grown:  # at most 9 marks: a fixpoint loop over bitmasks beats building a graph
-        grown = False
-        rest = []
-        for link in links:
-            if reach & link:
-                reach |= link
-                grown = True
-            else:
-                rest.append(link)
-        links = rest
-    return reach
-
-
-def _collapse(
-    classical: tuple[int, ...], spooky: tuple[Mark, ...], newest: int, square: int
-) -> tuple[tuple[int, ...], tuple[Mark, ...]]:
-    """Settle mark ``newest`` in ``square`` and push every connected mark along."""
-    cls = list(classical)
-    cls[square - 1] = newest
-    rest = [mark for mark in spooky if mark[0] != newest]
-    frontier = [square]
-    while frontier:
-        sq = frontier.pop()
-        keep = []
-        for mark in rest:
-            # A mark sharing the newly settled square must go to its other square;
-            # it leaves ``rest`` when pushed, so no mark moves twice.
-            m, a, b = mark
-            if a == sq:
-                cls[b - 1] = m
-                frontier.append(b)
-            elif b == sq:
-                cls[a - 1] = m
-                frontier.append(a)
-            else:
-                keep.append(mark)
-        rest = keep
-    return tuple(cls), tuple(rest)
 
 
 def _lines(classical: tuple[int, ...]) -> list[tuple[int, tuple[int, int, int], int]]:
@@ -250,13 +209,7 @@ def _validate(classical: tuple[int, ...], spooky: tuple[Mark, ...], move: int, p
             raise InvalidPosition("a pending collapse must be for the newest mark, which must be spooky")
         if lines:
             raise InvalidPosition("a collapse cannot be pending after the game ended with a line")
-        _, a, b = next(mk for mk in spooky if mk[0] == pending)
-        if not _reach(spooky, a, skip=pending) >> b & 1:
-            raise InvalidPosition(f"mark {pending} does not close a cycle, so no collapse can be pending")
-    # Without the pending mark the links must be a forest: every cycle collapses at once.
-    for i, (m, a, b) in enumerate(spooky):
-        if m != pending and _reach(spooky[:i], a, skip=pending) >> b & 1:
-            raise InvalidPosition(f"spooky mark {m} closes a cycle that was never collapsed")
+    check_links(spooky, pending)
     if 9 in classical and spooky:
         raise InvalidPosition("after the ninth move every mark is classical")
 
@@ -321,7 +274,7 @@ class QuantumTTTEngine:
         if state.classical[a - 1] or state.classical[b - 1]:
             taken = a if state.classical[a - 1] else b
             raise IllegalMove(f"{move!r}: square {taken} already holds a classical mark")
-        closes = _reach(state.spooky, a) >> b & 1
+        closes = linked_squares(state.spooky, a) >> b & 1
         m = state.move
         return QState(state.classical, (*state.spooky, (m, a, b)), m + 1, m if closes else 0)
 
@@ -334,7 +287,7 @@ class QuantumTTTEngine:
             )
         if square not in (a, b):
             raise IllegalMove(f"{move!r}: mark {newest} can only settle in square {a} or {b}")
-        classical, spooky = _collapse(state.classical, state.spooky, newest, square)
+        classical, spooky = collapse(state.classical, state.spooky, newest, square)
         return QState(classical, spooky, state.move, 0)
 
     # ------------------------------------------------------------- results
@@ -413,30 +366,11 @@ class QuantumTTTEngine:
             **common_view(self, state),
             "cells": cells,
             "links": [list(mark) for mark in state.spooky],
-            "pending_cycle": self._pending_cycle(state),
+            "pending_cycle": pending_cycle(state.spooky, self.to_move(state)) if state.pending else None,
             "lines": [
                 {"side": s, "squares": list(line), "high": h} for s, line, h in _lines(state.classical)
             ],
             "classical_move": self._plain_square(state) or None,
-        }
-
-    def _pending_cycle(self, state: QState) -> dict[str, Any] | None:
-        if not state.pending:
-            return None
-        newest, a, b = state.spooky[-1]
-        # The rest of the cycle is the chain of links from a to b: in a forest, the links
-        # without which a and b fall apart.
-        forest = state.spooky[:-1]
-        path = [mark for mark in forest if not _reach(forest, a, skip=mark[0]) >> b & 1]
-        component = _reach(state.spooky, a)
-        return {
-            "move": newest,
-            "side": side_of(newest),
-            "chooser": self.to_move(state),
-            "choices": [a, b],
-            "squares": sorted({sq for _, x, y in path for sq in (x, y)}),
-            "marks": sorted([newest, *(m for m, _, _ in path)]),
-            "component": [sq for sq in SQUARES if component >> sq & 1],
         }
 
 

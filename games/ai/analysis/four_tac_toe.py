@@ -31,7 +31,7 @@ def phase(state: FourTacToeState) -> str:
 
 def candidates(engine: Engine, state: FourTacToeState) -> tuple[list[int], str | None, Callable[[int], str]]:
     """(the cells the tactical filter keeps, best first by their value; None; index -> token)."""
-    from games.ai.four_tac_toe import cell_value, free_cells, tactical_candidates
+    from games.ai.four_tac_toe_tactics import cell_value, free_cells, tactical_candidates
 
     cells = tactical_candidates(state, free_cells(state))
     own, opp = (state.x, state.o) if state.side == 0 else (state.o, state.x)
@@ -45,7 +45,8 @@ def compiled_root(state: FourTacToeState, root_moves: list[int], iterations: int
         return None
     import numpy as np
 
-    from games.ai.four_tac_toe import EXPLORATION, PLAYOUT_NOISE, REWARD_SCALE, WIDENING
+    from games.ai.four_tac_toe import EXPLORATION, PLAYOUT_NOISE, WIDENING
+    from games.ai.four_tac_toe_playout import REWARD_SCALE
 
     owner, codes, gains, info = core.state_arrays(state)
     root_visits = np.zeros(len(root_moves), np.int64)
@@ -77,7 +78,8 @@ def python_search(
     state: FourTacToeState, rng: Random, iterations: int, root_moves: list[int]
 ) -> SearchResult:
     """The computer player's pure-Python search of the root (the fallback)."""
-    from games.ai.four_tac_toe import EXPLORATION, WIDENING, FourTacToeAdapter
+    from games.ai.four_tac_toe import EXPLORATION, WIDENING
+    from games.ai.four_tac_toe_playout import FourTacToeAdapter
     from games.ai.mcts import search
 
     return search(
@@ -102,7 +104,8 @@ def left_out(state: FourTacToeState, root: Root) -> Root:
     """
     if not root:
         return root
-    from games.ai.four_tac_toe import REWARD_SCALE, free_cells, tactical_values
+    from games.ai.four_tac_toe_playout import REWARD_SCALE
+    from games.ai.four_tac_toe_tactics import free_cells, tactical_values
 
     cells = free_cells(state)
     values = tactical_values(state, cells)

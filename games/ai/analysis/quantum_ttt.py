@@ -38,7 +38,7 @@ def evaluate(engine: Engine, state: QState, *, depth: int) -> PositionEval:
     result = _compiled(engine, state, depth, floor_of(SLUG), LINE_LENGTH)
     if result is not None:
         return position(engine, state, result, SLUG)
-    from games.ai.quantum_ttt import evaluate as static_eval
+    from games.ai.quantum_ttt_eval import evaluate as static_eval
 
     def static(s: QState) -> float:
         return static_eval(s, engine.to_move(s))
@@ -58,11 +58,11 @@ def _compiled(
     core = load_core("_qttt_fast")
     if core is None:
         return None
-    from games.ai.quantum_ttt import Searcher, _order_keys
+    from games.ai.quantum_ttt_search import Searcher, order_keys
 
     me = engine.to_move(state)
-    order = _order_keys(Random(0))
-    moves = Searcher(engine, NO_DEADLINE, Random(0))._distinct(state, engine.legal_moves(state))
+    order = order_keys(Random(0))
+    moves = Searcher(engine, NO_DEADLINE, Random(0)).distinct(state, engine.legal_moves(state))
     scored: list[tuple[float, int, str, tuple[str, ...]]] = []
     for index, move in enumerate(moves):
         child = engine.play(state, move)

@@ -1,7 +1,7 @@
 """Reversi's analysis hooks: a principal variation search on Hard's learned evaluation to a
 fixed depth, and the exact endgame solver from a number of empty squares on (moves then read
-"perfect" or "loses N discs": ``PositionEval.exact``). ``games.ai.reversi``'s search and solver
-run on the compiled core when it is loaded; scores are in discs.
+"perfect" or "loses N discs": ``PositionEval.exact``). The search (``games.ai.reversi_search``) and the solver
+(``games.ai.reversi_endgame``) run on the compiled core when it is loaded; scores are in discs.
 """
 
 from __future__ import annotations
@@ -37,8 +37,10 @@ def _sides(state: ReversiState, side: int) -> tuple[int, int]:
 
 def evaluate(engine: Engine, state: ReversiState, *, depth: int, exact: int) -> PositionEval:
     """Midgame: a principal variation search on Hard's learned evaluation; from ``exact`` empties the
-    solver. ``games.ai.reversi``'s search and solver run on the compiled core when it is loaded."""
-    from games.ai.reversi import WIN, EndgameSolver, _Search, evaluate_learned
+    solver. The search and the solver run on the compiled core when it is loaded."""
+    from games.ai.reversi_endgame import EndgameSolver
+    from games.ai.reversi_eval import WIN, evaluate_learned
+    from games.ai.reversi_search import Search
 
     me = engine.to_move(state)
     own, opp = _sides(state, me)
@@ -82,7 +84,7 @@ def evaluate(engine: Engine, state: ReversiState, *, depth: int, exact: int) -> 
         outcome = 0 if score == 0 else (1 if score > 0 else -1)
         return position(engine, state, RootResult(None, outcome, best, tuple(line), only), SLUG, score)
 
-    search = _Search(evaluate_learned, math.inf)
+    search = Search(evaluate_learned, math.inf)
     infinity = 10 * WIN
 
     def root(at: int, order: list[int]) -> list[tuple[int, int]]:
@@ -102,7 +104,7 @@ def evaluate(engine: Engine, state: ReversiState, *, depth: int, exact: int) -> 
         results.sort(key=lambda item: -item[0])
         return results
 
-    order = search._ordered(own, opp, moves, -1, 3)
+    order = search.ordered(own, opp, moves, -1, 3)
     previous: list[tuple[int, int]] = []
     results: list[tuple[int, int]] = []
     for at in range(1, depth + 1):  # iterative deepening: each depth orders the next
@@ -140,15 +142,16 @@ def evaluate(engine: Engine, state: ReversiState, *, depth: int, exact: int) -> 
 
 
 def _line_move(engine: Engine, state: ReversiState, depth: int) -> str:
-    from games.ai.reversi import WIN, _Search, evaluate_learned
+    from games.ai.reversi_eval import WIN, evaluate_learned
+    from games.ai.reversi_search import Search
 
     own, opp = _sides(state, engine.to_move(state))
     moves = legal_mask(own, opp)
     if not moves:
         return str(engine.pass_move)
-    search = _Search(evaluate_learned, math.inf)
+    search = Search(evaluate_learned, math.inf)
     best, best_value = -1, -10 * WIN - 1
-    for sq in search._ordered(own, opp, moves, -1, 3):
+    for sq in search.ordered(own, opp, moves, -1, 3):
         f = flips(own, opp, sq)
         value = -search.negamax(opp ^ f, own | f | (1 << sq), depth - 1, -10 * WIN, -best_value)
         if value > best_value:

@@ -22,7 +22,8 @@ from games.ai.analysis import (
     scale_of,
     summarize,
 )
-from games.ai.four_tac_toe import REWARD_SCALE, free_cells, tactical_values
+from games.ai.four_tac_toe_playout import REWARD_SCALE
+from games.ai.four_tac_toe_tactics import free_cells, tactical_values
 from games.engines import get
 from games.engines.four_tac_toe import CELL_TOKENS as FTT_TOKENS
 

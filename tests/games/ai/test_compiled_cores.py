@@ -14,10 +14,11 @@ from games.ai import budget_for, choose_move
 from games.ai import ultimate_ttt as uttt_ai
 from games.engines.ataxx import FULL as ATAXX_FULL
 from games.engines.ataxx import NEIGHBOURS as ATAXX_NEIGHBOURS
-from games.engines.ataxx import AtaxxEngine, generate, perft_bitboards
+from games.engines.ataxx import AtaxxEngine
 from games.engines.ataxx import apply as ataxx_apply
 from games.engines.ataxx import dilate as ataxx_dilate
 from games.engines.ataxx import game_over as ataxx_game_over
+from games.engines.ataxx_perft import generate, perft_bitboards
 from games.engines.ultimate_ttt import UltimateTTTEngine, play_index
 from tests.data import DATA
 

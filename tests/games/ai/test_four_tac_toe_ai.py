@@ -9,6 +9,8 @@ import pytest
 
 from games.ai import choose_move
 from games.ai import four_tac_toe as ai
+from games.ai.four_tac_toe_playout import FourTacToeAdapter
+from games.ai.four_tac_toe_tactics import free_cells, tactical_candidates
 from games.ai.mcts import search
 from games.engines.four_tac_toe import PLAYABLE, FourTacToeEngine, count_lines
 
@@ -62,7 +64,7 @@ def test_the_same_seed_gives_the_same_move(level: str) -> None:
 
 def test_the_search_itself_is_reproducible_for_a_fixed_iteration_count() -> None:
     state = ENGINE.play(ENGINE.initial(), "a1")
-    adapter = ai.FourTacToeAdapter(state)
+    adapter = FourTacToeAdapter(state)
     runs = [search(adapter, state, random.Random(7), iterations=150, widening=ai.WIDENING) for _ in range(2)]
     assert runs[0] == runs[1]
     assert runs[0].iterations == 150 and sum(runs[0].visits.values()) == 150
@@ -102,9 +104,9 @@ def test_the_computer_blocks_a_double_threat(level: str) -> None:
 
 def test_the_tactical_filter_weighs_points_now_against_the_best_reply() -> None:
     state = ENGINE.from_fen(O_HAS_A_DOUBLE_THREAT)
-    assert [ai.CELL_TOKENS[c] for c in ai.tactical_candidates(state, ai.free_cells(state))] == ["c9"]
+    assert [ai.CELL_TOKENS[c] for c in tactical_candidates(state, free_cells(state))] == ["c9"]
     quiet = ENGINE.initial()
-    assert len(ai.tactical_candidates(quiet, ai.free_cells(quiet))) == 80
+    assert len(tactical_candidates(quiet, free_cells(quiet))) == 80
 
 
 def test_a_tactical_playout_ends_with_a_full_board_and_the_right_score() -> None:
@@ -112,7 +114,7 @@ def test_a_tactical_playout_ends_with_a_full_board_and_the_right_score() -> None
     for state in random_positions(15, seed=6):
         if ENGINE.outcome(state) is not None:
             continue
-        adapter = ai.FourTacToeAdapter(state)
+        adapter = FourTacToeAdapter(state)
         diff, x, o = adapter.playout(state, rng)
         assert x | o == PLAYABLE and not x & o
         assert x & state.x == state.x and o & state.o == state.o

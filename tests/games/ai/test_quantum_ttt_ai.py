@@ -8,7 +8,9 @@ import time
 import pytest
 
 from games.ai import choose_move
-from games.ai.quantum_ttt import Searcher, choose, evaluate
+from games.ai.quantum_ttt import choose
+from games.ai.quantum_ttt_eval import evaluate
+from games.ai.quantum_ttt_search import Searcher
 from games.engines.base import replay
 from games.engines.quantum_ttt import QState, QuantumTTTEngine
 

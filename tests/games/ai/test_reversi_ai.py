@@ -9,7 +9,8 @@ import pytest
 
 from games.ai import budget_for, choose_move
 from games.ai import reversi as reversi_ai
-from games.ai.reversi import final_score, solve_endgame
+from games.ai.reversi_endgame import solve_endgame
+from games.ai.reversi_eval import final_score
 from games.engines.base import IllegalMove, replay
 from games.engines.reversi import SQUARE_NAMES, ReversiEngine, ReversiState
 

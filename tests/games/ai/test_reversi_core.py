@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from games.ai import budget_for, choose_move
+from games.ai import budget_for, choose_move, reversi_eval
 from games.ai import reversi as reversi_ai
+from games.ai.reversi_endgame import EndgameSolver
 from games.engines.base import replay
 from games.engines.reversi import ReversiEngine, flips, legal_mask
 from tests.data import DATA
@@ -66,9 +67,9 @@ def test_the_evaluations_match_the_pure_python_ones():
     for _ in range(10):
         for state in random_game(rng):
             own, opp = own_opp(state)
-            assert core.evaluate_learned(own, opp) == reversi_ai.evaluate_learned(own, opp)
-            assert core.evaluate_hard(core.U(own), core.U(opp)) == reversi_ai.evaluate_hard(own, opp)
-            assert core.evaluate_medium(core.U(own), core.U(opp)) == reversi_ai.evaluate_medium(own, opp)
+            assert core.evaluate_learned(own, opp) == reversi_eval.evaluate_learned(own, opp)
+            assert core.evaluate_hard(core.U(own), core.U(opp)) == reversi_eval.evaluate_hard(own, opp)
+            assert core.evaluate_medium(core.U(own), core.U(opp)) == reversi_eval.evaluate_medium(own, opp)
 
 
 def test_the_compiled_solver_gives_the_pure_python_solver_scores_and_a_move_that_reaches_them():
@@ -81,14 +82,14 @@ def test_the_compiled_solver_gives_the_pure_python_solver_scores_and_a_move_that
             empties = 64 - (own | opp).bit_count()
             if not 3 <= empties <= 11 or ENGINE.outcome(state) is not None or rng.random() < 0.7:
                 continue
-            expected, _ = reversi_ai.EndgameSolver(compiled=False).solve(own, opp)
-            score, sq = reversi_ai.EndgameSolver(compiled=True).solve(own, opp)
+            expected, _ = EndgameSolver(compiled=False).solve(own, opp)
+            score, sq = EndgameSolver(compiled=True).solve(own, opp)
             assert score == expected
             if sq is None:
                 assert not legal_mask(own, opp)
             else:
                 f = flips(own, opp, sq)
-                after, _ = reversi_ai.EndgameSolver(compiled=False).solve(opp ^ f, own | f | 1 << sq)
+                after, _ = EndgameSolver(compiled=False).solve(opp ^ f, own | f | 1 << sq)
                 assert -after == expected
             checked += 1
 
@@ -115,7 +116,7 @@ def solve_ffo_1_to_19() -> None:
     for line in lines:
         text, _, answers = line.partition(";")
         best = max(int(pair.split(":")[1]) for pair in answers.split(";") if pair.strip())
-        score, _ = reversi_ai.EndgameSolver().solve(*own_opp(ENGINE.from_fen(text.strip())))
+        score, _ = EndgameSolver().solve(*own_opp(ENGINE.from_fen(text.strip())))
         assert score == best
 
 

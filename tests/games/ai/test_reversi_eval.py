@@ -14,6 +14,8 @@ import pytest
 
 from games.ai import _reversi_tables as tables
 from games.ai import reversi as reversi_ai
+from games.ai import reversi_eval
+from games.ai.reversi_search import Search
 from games.engines.reversi import ReversiEngine, flips, legal_mask
 
 ENGINE = ReversiEngine()
@@ -111,15 +113,15 @@ def test_mirror_equal_configurations_share_one_stored_weight():
 
 def test_the_evaluation_is_the_same_for_every_symmetric_image_of_a_position():
     for own, opp in random_positions(60, seed=3):
-        value = reversi_ai.evaluate_learned(own, opp)
+        value = reversi_eval.evaluate_learned(own, opp)
         for symmetry in range(1, 8):
-            assert reversi_ai.evaluate_learned(transform(own, symmetry), transform(opp, symmetry)) == value
+            assert reversi_eval.evaluate_learned(transform(own, symmetry), transform(opp, symmetry)) == value
 
 
 @needs_core
 def test_the_compiled_evaluation_reads_the_same_weights_and_agrees_with_the_pure_python_one():
     for own, opp in random_positions(400, seed=5):
-        assert core.evaluate_learned(own, opp) == reversi_ai.evaluate_learned(own, opp)
+        assert core.evaluate_learned(own, opp) == reversi_eval.evaluate_learned(own, opp)
     assert (core.pattern_array() == tables.read_weights().tables).all()
 
 
@@ -185,8 +187,8 @@ def played_positions(count: int, seed: int, min_empties: int, max_empties: int) 
             if ply < opening:
                 sq = rng.choice([sq for sq in range(64) if moves >> sq & 1])
             else:
-                search = reversi_ai._Search(reversi_ai.evaluate_medium, float("inf"))
-                sq = search.root(own, opp, 2, search._ordered(own, opp, moves, -1, 3), None)[0][1]
+                search = Search(reversi_eval.evaluate_medium, float("inf"))
+                sq = search.root(own, opp, 2, search.ordered(own, opp, moves, -1, 3), None)[0][1]
             f = flips(own, opp, sq)
             own, opp = opp ^ f, own | f | (1 << sq)
     return found
@@ -196,8 +198,8 @@ def played_positions(count: int, seed: int, min_empties: int, max_empties: int) 
 def test_the_learned_evaluation_foresees_the_exact_endgame_result_better_than_the_hand_written_one():
     positions = played_positions(120, seed=8, min_empties=12, max_empties=14)
     exact = [float(core.solve(own, opp, -64, 64, float("inf"))[0]) for own, opp in positions]
-    learned = [reversi_ai.evaluate_learned(own, opp) / tables.EVAL_SCALE for own, opp in positions]
-    classic = [float(reversi_ai.evaluate_hard(own, opp)) for own, opp in positions]
+    learned = [reversi_eval.evaluate_learned(own, opp) / tables.EVAL_SCALE for own, opp in positions]
+    classic = [float(reversi_eval.evaluate_hard(own, opp)) for own, opp in positions]
     assert correlation(learned, exact) > 0.88
     assert correlation(learned, exact) > correlation(classic, exact) + 0.03
     # In discs, as its scale says: half the positions or more within 10 discs of the truth.

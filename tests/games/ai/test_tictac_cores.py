@@ -12,10 +12,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from games.ai import budget_for, choose_move
+from games.ai import budget_for, choose_move, quantum_ttt_search
 from games.ai import four_tac_toe as ftt_ai
 from games.ai import quantum_ttt as qttt_ai
 from games.ai._cores import pure_python
+from games.ai.four_tac_toe_playout import REWARD_SCALE, FourTacToeAdapter
+from games.ai.four_tac_toe_tactics import free_cells, ordered_cells
+from games.ai.quantum_ttt_eval import evaluate as qttt_evaluate
 from games.engines import perft
 from games.engines.four_tac_toe import PLAYABLE, FourTacToeEngine, count_lines, play_index
 from games.engines.quantum_ttt import QuantumTTTEngine
@@ -90,7 +93,7 @@ def test_qttt_evaluation_matches_the_python_one():
             continue
         s = qttt_core.state_array(state)
         for side in (0, 1):
-            assert qttt_core.evaluate(s, side) == qttt_ai.evaluate(state, side), QTTT.fen(state)
+            assert qttt_core.evaluate(s, side) == qttt_evaluate(state, side), QTTT.fen(state)
         checked += 1
     assert checked > 150
 
@@ -111,12 +114,14 @@ def test_qttt_search_values_match_the_python_search():
             continue
         # Three plies of the Python search take seconds in the opening: two there.
         for depth in (1, 2, 3) if state.move >= 4 else (1, 2):
-            order = qttt_ai._order_keys(random.Random(0))
+            order = quantum_ttt_search.order_keys(random.Random(0))
             _, fast, _, _ = qttt_core.search(state, order, depth, time.perf_counter() + 60)
-            python = qttt_ai.Searcher(QTTT, time.perf_counter() + 60, random.Random(0))
+            python = quantum_ttt_search.Searcher(QTTT, time.perf_counter() + 60, random.Random(0))
             python.frontier = False  # the compiled search has no last-ply shortcut (same values, tested)
             _, slow, _ = python.best_move(state, depth)
-            if abs(slow) >= qttt_ai.WIN - 100:  # a forced result: its length may differ through the table
+            if (
+                abs(slow) >= quantum_ttt_search.WIN - 100
+            ):  # a forced result: its length may differ through the table
                 assert (fast > 0) == (slow > 0), QTTT.fen(state)
             else:
                 assert fast == slow, (QTTT.fen(state), depth)
@@ -124,7 +129,7 @@ def test_qttt_search_values_match_the_python_search():
         if state.move < 4:
             continue  # solving the opening takes seconds
         move, value, reached, _ = qttt_core.search(
-            state, qttt_ai._order_keys(random.Random(0)), 12, time.perf_counter() + 60
+            state, quantum_ttt_search.order_keys(random.Random(0)), 12, time.perf_counter() + 60
         )
         if reached < 12:
             solved += 1
@@ -136,7 +141,7 @@ def test_qttt_search_values_match_the_python_search():
                 )
                 continue
             _, after, _, _ = qttt_core.search(
-                child, qttt_ai._order_keys(random.Random(0)), 12, time.perf_counter() + 60
+                child, quantum_ttt_search.order_keys(random.Random(0)), 12, time.perf_counter() + 60
             )
             same = QTTT.to_move(child) == QTTT.to_move(state)
             assert np.sign(after if same else -after) == np.sign(value), QTTT.fen(state)
@@ -146,9 +151,9 @@ def test_qttt_search_values_match_the_python_search():
 def test_qttt_compiled_search_solves_from_the_third_move_within_the_default_budget():
     state = QTTT.play(QTTT.play(QTTT.initial(), "1-5"), "3-7")
     move, value, _, _ = qttt_core.search(
-        state, qttt_ai._order_keys(random.Random(0)), 12, time.perf_counter() + 5
+        state, quantum_ttt_search.order_keys(random.Random(0)), 12, time.perf_counter() + 5
     )
-    assert value >= qttt_ai.WIN - 100  # X wins by force (the Python search at 1 s sees about +30)
+    assert value >= quantum_ttt_search.WIN - 100  # X wins by force (the Python search at 1 s sees about +30)
     assert move in QTTT.legal_moves(state)
 
 
@@ -190,7 +195,7 @@ def test_ftt_moves_positions_and_scores_match_the_engine_move_by_move_in_random_
             if FTT.outcome(state) is not None:
                 assert n == 0
                 break
-            index = rng.choice(ftt_ai.free_cells(state))
+            index = rng.choice(free_cells(state))
             state = play_index(state, index)
             ftt_core.play(*arrays, index)
             assert arrays_equal(arrays, ftt_core.state_arrays(state))
@@ -205,7 +210,7 @@ def test_ftt_move_order_is_the_python_heuristics():
             state = FTT.play(state, rng.choice(FTT.legal_moves(state)))
         owner, codes, _, info = ftt_core.state_arrays(state)
         n = ftt_core.ordered_moves(owner, codes, info[0], out)
-        assert out[:n].tolist() == ftt_ai.ordered_cells(state)
+        assert out[:n].tolist() == ordered_cells(state)
 
 
 def test_ftt_playouts_end_with_a_full_board_and_the_right_score():
@@ -224,7 +229,7 @@ def test_ftt_playouts_end_with_a_full_board_and_the_right_score():
 
 def test_ftt_compiled_search_is_reproducible_and_counts_every_iteration():
     state = FTT.play(FTT.initial(), "a1")
-    moves = ftt_ai.ordered_cells(state)
+    moves = ordered_cells(state)
     runs = [
         ftt_core.search(
             state,
@@ -234,7 +239,7 @@ def test_ftt_compiled_search_is_reproducible_and_counts_every_iteration():
             iterations=3000,
             exploration=ftt_ai.EXPLORATION,
             widening=ftt_ai.WIDENING,
-            scale=ftt_ai.REWARD_SCALE,
+            scale=REWARD_SCALE,
         )
         for _ in range(2)
     ]
@@ -246,7 +251,7 @@ def test_ftt_compiled_search_is_reproducible_and_counts_every_iteration():
 @pytest.mark.perf
 def test_ftt_compiled_search_runs_far_more_iterations_than_the_python_one():
     state = FTT.play(FTT.initial(), "a1")
-    moves = ftt_ai.ordered_cells(state)
+    moves = ordered_cells(state)
     cpu = time.process_time()
     _, fast, _ = ftt_core.search(
         state,
@@ -256,12 +261,12 @@ def test_ftt_compiled_search_runs_far_more_iterations_than_the_python_one():
         iterations=None,
         exploration=ftt_ai.EXPLORATION,
         widening=ftt_ai.WIDENING,
-        scale=ftt_ai.REWARD_SCALE,
+        scale=REWARD_SCALE,
     )
     fast_rate = fast / (time.process_time() - cpu)
     cpu = time.process_time()
     slow = ftt_ai.search(
-        ftt_ai.FourTacToeAdapter(state),
+        FourTacToeAdapter(state),
         state,
         random.Random(1),
         deadline=time.perf_counter() + 0.1,

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engines.ataxx import AtaxxEngine, AtaxxState, perft_bitboards
+from games.engines.ataxx import AtaxxEngine, AtaxxState
+from games.engines.ataxx_perft import perft_bitboards
 from games.engines.base import IllegalMove, InvalidPosition, Outcome, OutcomeReason, perft
 
 ENGINE = AtaxxEngine()
