@@ -29,7 +29,7 @@ def dilate(mask: np.uint64) -> np.uint64:
 
 @njit("int64(uint64, uint64, int64)", cache=True)
 def perft(me, opp, depth):  # type: ignore[no-untyped-def]
-    """As ``games.engines.ataxx.perft_bitboards``."""
+    """As ``games.engines.ataxx_perft.perft_bitboards``."""
     empty = FULL ^ (me | opp)
     if not (empty and me and opp):
         return 0

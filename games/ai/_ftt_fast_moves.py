@@ -20,7 +20,7 @@ CELL_COUNT = np.array([len(ids) for ids in rules.CELL_LINES], dtype=np.int64)
 CELL_LINES = np.array(
     [list(ids) + [0] * (MAX_THROUGH - len(ids)) for ids in rules.CELL_LINES], dtype=np.int64
 )
-# Line code after a mark of X (row 0) or O (row 1), as ``games.ai.four_tac_toe._AFTER``.
+# Line code after a mark of X (row 0) or O (row 1), as ``games.ai.four_tac_toe_playout._AFTER``.
 AFTER = np.array([[1, 2, 3, 7, 7, 7, 7, 7], [4, 7, 7, 7, 5, 6, 7, 7]], dtype=np.int8)
 TWO = np.array([2, 5], dtype=np.int8)  # two marks of X / of O: the third cell scores
 FULL = np.array([3, 6], dtype=np.int8)  # three marks: a point

@@ -1,6 +1,6 @@
 """Compiled (numba) Quantum Tic-Tac-Toe core: the rules and the alpha-beta search of ``games.ai.quantum_ttt``.
 
-The same search as ``games.ai.quantum_ttt.Searcher`` (the pure-Python fallback
+The same search as ``games.ai.quantum_ttt_search.Searcher`` (the pure-Python fallback
 and reference): iterative deepening of a principal variation search with a
 transposition table whose entries know whether their subtree was solved to the
 end of the game, move ordering from the table, a history of cut-off moves and

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.ai import quantum_ttt as python_ai
+from games.ai import quantum_ttt_eval, quantum_ttt_search
 from games.ai._bits import clock
 from games.ai._qttt_fast_moves import (
     DRAW,
@@ -26,14 +26,14 @@ from games.ai._qttt_fast_moves import (
     to_move,
 )
 
-WIN = python_ai.WIN
-SOLVED = python_ai.SOLVED
-EXACT, LOWER, UPPER = python_ai.EXACT, python_ai.LOWER, python_ai.UPPER
-# The evaluation's weights (``games.ai.quantum_ttt.EVAL``).
-W_ONE, W_TWO, W_SPOOKY, W_THREAT, W_SQUARE = python_ai.EVAL
-WEIGHT = np.array(python_ai.WEIGHT, dtype=np.int64)
+WIN = quantum_ttt_search.WIN
+SOLVED = quantum_ttt_search.SOLVED
+EXACT, LOWER, UPPER = quantum_ttt_search.EXACT, quantum_ttt_search.LOWER, quantum_ttt_search.UPPER
+# The evaluation's weights (``games.ai.quantum_ttt_eval.EVAL``).
+W_ONE, W_TWO, W_SPOOKY, W_THREAT, W_SQUARE = quantum_ttt_eval.EVAL
+WEIGHT = np.array(quantum_ttt_eval.WEIGHT, dtype=np.int64)
 # The seven symmetries of the square other than the identity, as permutations of squares 0..9.
-SYMMETRIES = np.array(python_ai.SYMMETRIES, dtype=np.int64)
+SYMMETRIES = np.array(quantum_ttt_search.SYMMETRIES, dtype=np.int64)
 
 # Search context (``ctx``): counters, then the history of cut-off moves by move code.
 NODES, HORIZON, TIMEOUT, HISTORY = 0, 1, 2, 8
@@ -55,7 +55,7 @@ Z_BASE = np.uint64(0x9E3779B97F4A7C15)  # so that no position (the empty board i
 
 @njit(cache=True)
 def evaluate(s: np.ndarray, side: int) -> int:
-    """Static score of a quiet position for ``side`` (``games.ai.quantum_ttt.evaluate``)."""
+    """Static score of a quiet position for ``side`` (``games.ai.quantum_ttt_eval.evaluate``)."""
     own_x = 0
     own_o = 0
     for sq in range(1, 10):

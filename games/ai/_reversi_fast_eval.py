@@ -109,7 +109,7 @@ def _edge_anchors(own: np.uint64) -> int:
 
 @njit(cache=True)
 def evaluate_hard(own: np.uint64, opp: np.uint64) -> int:
-    """The same function as ``games.ai.reversi.evaluate_hard``."""
+    """The same function as ``games.ai.reversi_eval.evaluate_hard``."""
     empty = ~(own | opp)
     n_empty = popcount(empty)
     own_moves = popcount(legal(own, opp))
@@ -134,7 +134,7 @@ def evaluate_hard(own: np.uint64, opp: np.uint64) -> int:
 
 @njit(cache=True)
 def evaluate_medium(own: np.uint64, opp: np.uint64) -> int:
-    """The same function as ``games.ai.reversi.evaluate_medium``."""
+    """The same function as ``games.ai.reversi_eval.evaluate_medium``."""
     score = 0
     for i in range(CLASS_WEIGHTS.shape[0]):
         squares = CLASS_MASKS[i]
@@ -145,7 +145,7 @@ def evaluate_medium(own: np.uint64, opp: np.uint64) -> int:
 
 @njit(cache=True)
 def evaluate_pattern(own: np.uint64, opp: np.uint64, weights: np.ndarray) -> int:
-    """The same function as ``games.ai.reversi.evaluate_learned``, on ``weights`` (phases x table slots).
+    """The same function as ``games.ai.reversi_eval.evaluate_learned``, on ``weights`` (phases x table slots).
 
     The weights come in as an argument, not as a global: numba would freeze a global array into
     the cached machine code, which then would not see a new weights file.

@@ -38,7 +38,6 @@ import time
 from random import Random
 from typing import Any
 
-from games.ai import quantum_ttt_eval, quantum_ttt_search
 from games.ai._cores import load_core
 from games.ai.quantum_ttt_search import SAFETY, Searcher, order_keys
 from games.engines.base import Engine
@@ -46,12 +45,6 @@ from games.engines.quantum_ttt import QState
 
 MAX_DEPTH = {"easy": 1, "medium": 2, "hard": 12}
 EASY_BLUNDER = 0.15  # share of easy moves played at random
-# The compiled core (games/ai/_qttt_fast.py) reads the search's and the evaluation's constants from
-# this module, where they lived before: they stay reachable here until it reads them where they live.
-WIN, SOLVED = quantum_ttt_search.WIN, quantum_ttt_search.SOLVED
-EXACT, LOWER, UPPER = quantum_ttt_search.EXACT, quantum_ttt_search.LOWER, quantum_ttt_search.UPPER
-SYMMETRIES = quantum_ttt_search.SYMMETRIES
-EVAL, WEIGHT = quantum_ttt_eval.EVAL, quantum_ttt_eval.WEIGHT
 
 
 def compiled_core() -> Any:
