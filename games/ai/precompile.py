@@ -15,12 +15,19 @@ file in it): the second then loads what the first compiled instead of compiling
 it again alongside. With the default directory it then removes the directories
 of other digests beside it (earlier versions of the sources), so that they do
 not pile up; a ``NUMBA_CACHE_DIR`` set by hand is left as it is.
+
+A run that compiled or found every game's core leaves a stamp in the cache
+(``complete_stamp()``), named by what numba checks its entries against: the cores'
+source files (path, time, size, and here their contents too), numba's version,
+Python's and the processor. A worker that finds the stamp starts no compiling
+child (``games.ai.preload``): each of its pool processes loads the cores at once.
 """
 
 from __future__ import annotations
 
 import argparse
 import fcntl
+import hashlib
 import os
 import re
 import shutil
@@ -29,9 +36,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from games.ai import DIGEST_LENGTH, compiled_games, default_numba_cache_dir, warm_up_game
+from games.ai import DIGEST_LENGTH, compiled_games, core_sources, default_numba_cache_dir, warm_up_game
 
 LOCK_NAME = ".compile.lock"
+STAMP_PREFIX = ".complete-"
 DIGEST_NAME = re.compile(f"[0-9a-f]{{{DIGEST_LENGTH}}}")
 
 
@@ -78,9 +86,59 @@ def compile_cores(
             taken[slug] = seconds
             if report is not None:
                 report(slug, seconds)
+        if taken and set(taken) == set(compiled_games()):
+            _stamp_complete()
     if taken:
         remove_other_versions()
     return taken
+
+
+def completeness_key() -> str:
+    """What a complete cache holds the cores for: 16 hex digits over the cores' sources (where they
+    lie, their times, sizes and contents), Python's and numba's versions and this processor.
+
+    numba loads an entry only for the same source path and time, numba and processor; a cache
+    stamped with this key has every game's entries for this code here, so nothing will compile.
+    """
+    from importlib.metadata import version
+
+    import llvmlite.binding as llvm
+
+    digest = hashlib.sha256()
+    for part in (
+        sys.version,
+        version("numba"),
+        llvm.get_host_cpu_name(),
+        llvm.get_host_cpu_features().flatten(),
+    ):
+        digest.update(part.encode() + b"\0")
+    for path in core_sources():
+        status = path.stat()
+        digest.update(f"{path.resolve()} {status.st_mtime_ns} {status.st_size}".encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def complete_stamp() -> Path:
+    """The file that says the cache holds every game's core for this code, numba and processor."""
+    return cache_dir() / f"{STAMP_PREFIX}{completeness_key()}"
+
+
+def cache_is_complete() -> bool:
+    """Whether ``compile_cores`` has already compiled (or found) every game's core for this code here."""
+    try:
+        return complete_stamp().exists()
+    except (ImportError, OSError):  # no numba, or a cache that cannot be read: nothing to skip
+        return False
+
+
+def _stamp_complete() -> None:
+    """Stamp the cache complete (under the compile lock), replacing the stamps of other code."""
+    stamp = complete_stamp()
+    for old in stamp.parent.glob(f"{STAMP_PREFIX}*"):
+        if old != stamp:
+            old.unlink(missing_ok=True)
+    stamp.touch()
 
 
 def remove_other_versions() -> list[Path]:

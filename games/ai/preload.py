@@ -11,7 +11,9 @@ pure-Python search (``games.ai.choose_move``). So:
    ``python -m games.ai.precompile --nice 10``: a separate process (its own core,
    its own GIL, a lower priority) that compiles into, or finds in, the on-disk
    cache one game after another. A thread reads its report and sets each game's
-   event.
+   event. When the cache is stamped complete for this code (``games.ai.precompile``:
+   a restart, the release step having compiled), no child starts and every event
+   is set at once.
 2. ``load_in_background()``, in every process that runs tasks (each prefork
    child, or the main process of a solo/thread pool), starts a daemon thread that
    waits for each game's event and then loads that game's core from the cache
@@ -45,6 +47,7 @@ from typing import TYPE_CHECKING
 
 from games.ai import compiled_games, freeze_long_lived_objects, warm_up_game
 from games.ai._cores import close_gate
+from games.ai.precompile import cache_is_complete
 
 if TYPE_CHECKING:
     from multiprocessing.synchronize import Event
@@ -67,9 +70,17 @@ class _Compiler:
         self.process: subprocess.Popen[str] | None = None
 
     def start(self) -> None:
-        if self.process is not None:
+        if self.process is not None or self.finished.is_set():
             return
         self.started = time.monotonic()
+        if cache_is_complete():
+            # A restart on a warm cache: the child would only load every core to say so (a second
+            # or two of CPU, and the loaders waiting for its word meanwhile).
+            log.info("every compiled core is in the cache already: no compiler started")
+            for event in self.on_disk.values():
+                event.set()
+            self.finished.set()
+            return
         try:
             self.process = subprocess.Popen(
                 # Niced: on a busy machine the compile takes the spare CPU, not the moves' and pages'.
