@@ -29,14 +29,16 @@ def test_the_game_row_keeps_no_save_override_auto_now_or_signals_that_rows_py_wo
     assert not pre_init.has_listeners(Game) and not post_init.has_listeners(Game)
 
 
-def test_the_layers_are_packages_and_no_live_play_module_grows_past_400_lines():
+def test_the_layers_are_packages_and_no_module_of_games_grows_past_400_lines():
     # CONTRIBUTING.md's map: live/ (sockets, messages, the fast path), web/ (pages),
     # services/ (every change to a game), store/ (SQL and reads), engines/ and ai/.
+    # Issue #40: no module of games/ over 400 lines but models.py (one model a table, read whole).
     for layer in ("live", "web", "services", "store", "engines", "ai"):
         assert (GAMES / layer / "__init__.py").exists(), f"games/{layer}/ is not a package"
     long = {
         str(path.relative_to(GAMES)): length
-        for path in [*(GAMES / "live").glob("*.py"), *(GAMES / "services").glob("*.py")]
+        for path in GAMES.rglob("*.py")
+        if "migrations" not in path.parts and path != GAMES / "models.py"
         if (length := len(path.read_text().splitlines())) > 400
     }
-    assert long == {}, f"live-play modules over 400 lines: {long}"
+    assert long == {}, f"modules of games/ over 400 lines: {long}"
