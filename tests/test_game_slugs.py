@@ -1,7 +1,7 @@
 """The site learns its games from the registry (games/kinds), not by naming them.
 
 A game's slug, quoted, may appear only in that game's own files: the files named after it
-(games/engines/<slug>.py, games/ai/<slug>.py, games/kinds/<slug>.py, its rules page
+(games/engines/<slug>.py, games/ai/<slug>.py and their parts <slug>_<part>.py, games/kinds/<slug>.py, its rules page
 games/templates/games/rules/<slug>.html, its renderer config/static/js/play/<slug>.js), in
 migrations, and outside the site's packages (tests, docs, locale, bench/, bots/). Anything
 else asks ``games.kinds`` (``kind_of``, ``KINDS``, ``choices``), so a sixth game touches no
@@ -28,7 +28,8 @@ LEFT = {
 
 
 def own_file(path: Path, slug: str) -> bool:
-    return path.stem == slug or "migrations" in path.parts
+    # <slug>_<part>.py: a game's module split by concern (CONTRIBUTING.md, "Adding a game").
+    return path.stem == slug or path.stem.startswith(f"{slug}_") or "migrations" in path.parts
 
 
 def slug_literals(root: Path = ROOT) -> Counter[str]:
