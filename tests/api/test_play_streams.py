@@ -27,8 +27,9 @@ from games.models import Game
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def site(services, database_url_for_processes) -> str:
+    # One daphne for the file's stories: a start costs seconds of CPU; each test's rows are flushed.
     # A short heartbeat, so that the test sees one on an idle stream without waiting long.
     _proc, port = services.start_daphne(
         database_url_for_processes, env={"API_STREAM_HEARTBEAT_SECONDS": "1", "API_RATE_PER_TOKEN": "10000"}

@@ -31,10 +31,21 @@ pytestmark = [pytest.mark.heavy, pytest.mark.services, pytest.mark.django_db(tra
 SITE_ENV = {"API_STREAM_HEARTBEAT_SECONDS": "1", "API_RATE_PER_TOKEN": "10000"}
 
 
-@pytest.fixture
-def site(services, database_url_for_processes) -> tuple[str, int]:
-    _proc, port = services.start_daphne(database_url_for_processes, env=SITE_ENV)
+def start_site(services, database_url: str) -> tuple[str, int]:
+    _proc, port = services.start_daphne(database_url, env=SITE_ENV)
     return f"http://127.0.0.1:{port}", port
+
+
+@pytest.fixture(scope="module")
+def site(services, database_url_for_processes) -> tuple[str, int]:
+    """One daphne for the file's stories (a start costs seconds of CPU); each test's rows are flushed."""
+    return start_site(services, database_url_for_processes)
+
+
+@pytest.fixture
+def own_site(services, database_url_for_processes) -> tuple[str, int]:
+    """A daphne of the test's own, for a story that stops it."""
+    return start_site(services, database_url_for_processes)
 
 
 def make_bot(user_factory, name: str):
@@ -239,9 +250,9 @@ def test_two_bridges_play_a_whole_game_bot_against_bot(site, tmp_path, user_fact
 
 
 def test_a_bridge_reconnects_after_daphne_restarts_and_loses_no_move(
-    services, database_url_for_processes, site, tmp_path, user_factory
+    services, database_url_for_processes, own_site, tmp_path, user_factory
 ):
-    url, port = site
+    url, port = own_site
     first, second = make_bot(user_factory, "robo1"), make_bot(user_factory, "robo2")
     first_token = secret(first, "bot:play")
     logs1 = start_bridge(tmp_path, "robo1", url, first_token, "reversi", "ugi")
