@@ -25,6 +25,7 @@ import redis
 from games import services as play
 from games.live import presence
 from games.models import Game, Move
+from games.services import queue
 from ratings.models import AppliedGame, RatingChange
 from tests.people import me
 
@@ -98,7 +99,11 @@ def test_the_computers_move_survives_a_worker_killed_while_thinking(fault_worker
     alice = user_factory("alice")
     game_id = computer_game(alice).pk
     move(alice, game_id, "d3", 0)
-    time.sleep(0.2)  # the computer (Hard) is now searching
+    # Killed once its task has started: a task the worker had only received keeps its "sent, not
+    # started" mark, and the sweep waits out the mark's minute before sending the move again (a
+    # busy run's freshly started worker took longer than a fixed 0.2 s to start it).
+    within(20, lambda: not queue.computer_move_pending(game_id, 1), "the computer's task starting", services)
+    time.sleep(0.1)  # the computer (Hard) is now searching
     fault_worker.kill()
     back = fault_worker.restart()
     done = within(BACK_WITHIN, lambda: ply_of(game_id) >= 2, "the computer's move", services)
