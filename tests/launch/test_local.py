@@ -79,9 +79,17 @@ class Terminal:
         return self.output.decode(errors="replace")
 
 
+@pytest.fixture(scope="module")
+def var_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site's folder (database, Redis, beat), shared by the file's stories: the first ``make run``
+    starts from nothing (a new database, migrated), the next one finds it as a person's second run
+    would, and does not pay again for creating and migrating a database."""
+    return tmp_path_factory.mktemp("make-run") / "var"
+
+
 @pytest.fixture
-def site(tmp_path: Path):
-    """``make run`` (the README's first command) on a port of its own, with nothing shared."""
+def site(var_dir: Path):
+    """``make run`` (the README's first command) on a port of its own, with nothing else shared."""
     if shutil.which("make") is None:
         pytest.skip("make is not installed")
     port = free_port()
@@ -90,7 +98,7 @@ def site(tmp_path: Path):
         for key, value in os.environ.items()
         if key not in {"DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "CHANNEL_PREFIX", "SITE_URL"}
     }
-    env |= {"PORT": str(port), "DJANGO_VAR_DIR": str(tmp_path / "var")}
+    env |= {"PORT": str(port), "DJANGO_VAR_DIR": str(var_dir)}
     terminal = Terminal(["make", "--no-print-directory", "run"], env)
     try:
         terminal.wait_for(b"The site is running", timeout=180)
@@ -99,10 +107,10 @@ def site(tmp_path: Path):
         terminal.kill()
         # Whatever the test did, no process of this site may outlive it.
         subprocess.run(["pkill", "-9", "-f", f"-p {port} "], check=False)
-        # The worker's command line names no port, but its beat schedule lives in this test's folder
+        # The worker's command line names no port, but its beat schedule lives in the site's folder
         # (a rehearsal of CI found one still running a quarter of an hour later).
-        subprocess.run(["pkill", "-9", "-f", str(tmp_path)], check=False)
-        subprocess.run(["pkill", "-9", "-f", str(data_dir(tmp_path / "var"))], check=False)
+        subprocess.run(["pkill", "-9", "-f", str(var_dir)], check=False)
+        subprocess.run(["pkill", "-9", "-f", str(data_dir(var_dir))], check=False)
 
 
 def still_running(processes: dict[int, str], *, within: float = 10) -> list[str]:
@@ -135,7 +143,7 @@ def children_of(pid: int) -> dict[int, str]:
     return found
 
 
-def test_ctrl_c_stops_make_run_quietly_with_every_process_ended(site, tmp_path):
+def test_ctrl_c_stops_make_run_quietly_with_every_process_ended(site, var_dir):
     terminal, port = site
     for path in ("/", "/healthz"):
         with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as response:
@@ -144,7 +152,7 @@ def test_ctrl_c_stops_make_run_quietly_with_every_process_ended(site, tmp_path):
     assert any("config.daphne_server" in cmd for cmd in processes.values())
     assert any("celery" in cmd for cmd in processes.values())
 
-    pgdata = str(data_dir(tmp_path / "var"))
+    pgdata = str(data_dir(var_dir))
     assert subprocess.run(["pgrep", "-f", pgdata], capture_output=True).returncode == 0, (
         "no embedded PostgreSQL"
     )
