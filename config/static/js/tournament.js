@@ -2,7 +2,7 @@
 // /ws/tournament/<id>/ (docs/protocol.md); your next game opens by itself when you are paired.
 // Everything from the server goes in as text, never as HTML. A module, for the one
 // BOT mark every page's scripts share (play/text.js botMark).
-import { botMark } from "./play/text.js";
+import { botMark, setText } from "./play/text.js";
 
 (function () {
   "use strict";
@@ -126,17 +126,17 @@ import { botMark } from "./play/text.js";
     var label = root.querySelector("[data-countdown-label]");
     var value = root.querySelector("[data-countdown]");
     if (status === "scheduled") {
-      label.textContent = gettext("Starts in");
-      value.textContent = clock(Date.parse(startsAt) - Date.now());
+      setText(label, gettext("Starts in"));
+      setText(value, clock(Date.parse(startsAt) - Date.now()));
     } else if (status === "running" && endsAt) {
-      label.textContent = gettext("Ends in");
-      value.textContent = clock(Date.parse(endsAt) - Date.now());
+      setText(label, gettext("Ends in"));
+      setText(value, clock(Date.parse(endsAt) - Date.now()));
     } else if (status === "running") {
-      label.textContent = gettext("Round");
-      if (round !== null) value.textContent = round + " / " + rounds;
+      setText(label, gettext("Round"));
+      if (round !== null) setText(value, round + " / " + rounds);
     } else {
-      label.textContent = gettext("Finished");
-      value.textContent = "";
+      setText(label, gettext("Finished"));
+      setText(value, "");
     }
   }
 

@@ -6,7 +6,7 @@
 import { GameClient } from "./play/client.js";
 import { clockLeft, readClock } from "./play/clock.js";
 import { loadRenderer, readJson, rendererOptions } from "./play/renderers.js";
-import { formatClock, playerName, resultText, showName, turnText } from "./play/text.js";
+import { formatClock, playerName, resultText, setText, showName, turnText } from "./play/text.js";
 import { format, ngettext } from "./i18n.js";
 
 const NEXT_GAME_AFTER_MS = 4000; // the result of the game that ended stays on screen this long
@@ -176,13 +176,13 @@ function showTvGame(game) {
 function showClocks() {
   const game = tv.client?.game;
   if (!game || !game.clock.timed) {
-    root.querySelectorAll(".tv-player .clock").forEach((clock) => { clock.textContent = ""; });
+    root.querySelectorAll(".tv-player .clock").forEach((clock) => setText(clock, ""));
     return;
   }
   root.querySelectorAll(".tv-player").forEach((box) => {
     const side = Number(box.dataset.side);
     const left = clockLeft(tv.clock, side, game.status === "active");
-    box.querySelector(".clock").textContent = formatClock(left);
+    setText(box.querySelector(".clock"), formatClock(left));
   });
 }
 

