@@ -97,3 +97,20 @@ def clock() -> float:
 @njit(cache=True)
 def lowest_bit(x: np.uint64) -> np.uint64:
     return x & (~x + ONE)
+
+
+@njit(cache=True)
+def next_random(rng: np.ndarray) -> np.uint64:
+    """xorshift64*: the next 64 random bits (state in ``rng[0]``), for the cores' playouts."""
+    x: np.uint64 = rng[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[0] = x
+    return x * np.uint64(0x2545F4914F6CDD1D)
+
+
+@njit(cache=True)
+def random_below(rng: np.ndarray, n: int) -> int | np.int64:
+    """A random integer in ``[0, n)`` from ``next_random``'s high bits."""
+    return np.int64((next_random(rng) >> np.uint64(33)) % np.uint64(n))

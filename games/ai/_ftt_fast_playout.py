@@ -1,4 +1,4 @@
-"""Compiled Four Tac Toe, the playouts: the random generator, the tactical playout, its reward.
+"""Compiled Four Tac Toe, the playouts: the tactical playout and its reward (random numbers from ``games.ai._bits``).
 
 Part of the compiled Four Tac Toe core: ``games.ai._ftt_fast`` loads it
 and has the map of the parts.
@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from games.ai._bits import random_below
 from games.ai._ftt_fast_moves import (
     AFTER,
     CELL_COUNT,
@@ -21,22 +22,6 @@ from games.ai._ftt_fast_moves import (
     TWO,
     moves,
 )
-
-
-@njit(cache=True)
-def _next_random(rng: np.ndarray) -> np.uint64:
-    """xorshift64*: the next 64 random bits (state in ``rng[0]``)."""
-    x: np.uint64 = rng[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    rng[0] = x
-    return x * np.uint64(0x2545F4914F6CDD1D)
-
-
-@njit(cache=True)
-def _below(rng: np.ndarray, n: int) -> int | np.int64:
-    return np.int64((_next_random(rng) >> np.uint64(33)) % np.uint64(n))
 
 
 @njit(cache=True)
@@ -87,12 +72,12 @@ def playout(
     while n:
         side = info[SIDE]
         cell = -1
-        if noise == 0 or _below(rng, 1024) >= noise:
+        if noise == 0 or random_below(rng, 1024) >= noise:
             cell = _best_threat(gains, owner, side, threats, count)
             if cell < 0:
                 cell = _best_threat(gains, owner, 1 - side, threats, count)
         if cell < 0:
-            cell = free[_below(rng, n)]
+            cell = free[random_below(rng, n)]
         # Swap-remove the cell from the free list.
         i = where[cell]
         n -= 1

@@ -38,9 +38,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.ai._bits import LOCK, clock
+from games.ai._bits import LOCK, clock, random_below
 from games.ai._uttt_fast_moves import FULL9, LAST, RUNNING, SIDE, moves, perft, play, result_code
-from games.ai._uttt_fast_playout import _below, rollout
+from games.ai._uttt_fast_playout import rollout
 from games.engines import ultimate_ttt as rules
 
 __all__ = [
@@ -105,7 +105,7 @@ def mcts(  # type: ignore[no-untyped-def]
     n_root = root_moves.shape[0]
     order = root_moves.copy()
     for i in range(n_root - 1, 0, -1):
-        j = _below(rng, i + 1)
+        j = random_below(rng, i + 1)
         order[i], order[j] = order[j], order[i]
     root_mover = 1 - root_boards[SIDE]
     terminal[0] = RUNNING
@@ -153,7 +153,7 @@ def mcts(  # type: ignore[no-untyped-def]
                 n = 0 if code != RUNNING else moves(boards, won, scratch)
                 if n and used + n <= capacity:
                     for i in range(n - 1, 0, -1):
-                        j = _below(rng, i + 1)
+                        j = random_below(rng, i + 1)
                         scratch[i], scratch[j] = scratch[j], scratch[i]
                     first_child[node] = used
                     for i in range(n):

@@ -1,4 +1,4 @@
-"""Compiled Ultimate Tic-Tac-Toe, the playouts: the random generator and ``rollout``.
+"""Compiled Ultimate Tic-Tac-Toe, the playouts: ``rollout`` (its random numbers from ``games.ai._bits``).
 
 Part of the compiled Ultimate Tic-Tac-Toe core: ``games.ai._uttt_fast`` loads it
 and has the map of the parts.
@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from games.ai._bits import random_below
 from games.ai._uttt_fast_moves import (
     CLOSED,
     FULL9,
@@ -21,22 +22,6 @@ from games.ai._uttt_fast_moves import (
     play,
     result_code,
 )
-
-
-@njit(cache=True)
-def _next_random(rng: np.ndarray) -> np.uint64:
-    """xorshift64*: the next 64 random bits (state in ``rng[0]``)."""
-    x: np.uint64 = rng[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    rng[0] = x
-    return x * np.uint64(0x2545F4914F6CDD1D)
-
-
-@njit(cache=True)
-def _below(rng: np.ndarray, n: int) -> int | np.int64:
-    return np.int64((_next_random(rng) >> np.uint64(33)) % np.uint64(n))
 
 
 @njit(cache=True)
@@ -53,15 +38,15 @@ def rollout(boards: np.ndarray, won: np.ndarray, rng: np.ndarray, scratch: np.nd
             free = FULL9 & ~(boards[target] | boards[9 + target])
             wins = WINNING9[boards[9 * boards[SIDE] + target], free]
             if wins:
-                index = 9 * target + NTH9[wins, _below(rng, POP9[wins])]
+                index = 9 * target + NTH9[wins, random_below(rng, POP9[wins])]
             else:
-                index = 9 * target + NTH9[free, _below(rng, POP9[free])]
+                index = 9 * target + NTH9[free, random_below(rng, POP9[free])]
         else:
             total = 0
             for b in range(9):
                 if not (closed >> b) & 1:
                     total += POP9[FULL9 & ~(boards[b] | boards[9 + b])]
-            k = _below(rng, total)
+            k = random_below(rng, total)
             index = -1
             for b in range(9):
                 if not (closed >> b) & 1:
