@@ -120,7 +120,6 @@ CONTENT_SECURITY_POLICY = {
 }
 
 INSTALLED_APPS = [
-    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
