@@ -33,11 +33,15 @@ def ping_channel(channel_name: str, text: str) -> None:
 
 
 @signals.worker_init.connect
-def _prepare_computer_players(**_kwargs: object) -> None:
-    """The per-game "on disk" events, made before the pool forks (the children share them)."""
+def _prepare_computer_players(sender: object = None, **_kwargs: object) -> None:
+    """The per-game "on disk" events, made before the pool forks (the children share them).
+
+    Sent once the worker has chosen its queues (``--queues``): a worker with no searching queue
+    prepares nothing."""
     from games.ai import preload
 
-    preload.prepare_compiler()
+    consumed = getattr(getattr(getattr(sender, "app", None), "amqp", None), "queues", None)
+    preload.prepare_compiler(list(consumed.consume_from) if consumed is not None else None)
 
 
 @signals.worker_process_init.connect

@@ -7,7 +7,9 @@ Issue #38: with the computer's moves on the clocks' queue, 60 Hard games kept it
 
 from __future__ import annotations
 
+import contextlib
 import time
+from pathlib import Path
 
 import pytest
 import redis
@@ -59,3 +61,28 @@ def test_a_flag_fires_while_the_computer_s_queue_is_flooded(clocks_worker, user_
     assert ended.end_reason == EndReason.TIMEOUT and ended.winner == 1
     # The clocks' worker took none of the computer's moves: they wait for the computer's worker.
     assert computer_queue_length(clocks_worker) == FLOOD
+
+
+def test_the_clocks_worker_loads_no_computer_player(clocks_worker, services):
+    """Nothing on "live" searches, so its worker leaves the compiled cores (numba, LLVM: some 2.5 s
+    of CPU and 100 MB per pool process) unloaded, and starts no compiler."""
+    tasks.flag.delay(10**9, 0)  # an unknown game: the pool process has run a task, and nothing else
+    deadline = time.monotonic() + 30
+    while "games.tasks.flag" not in (log := services.tail()) or "succeeded" not in log:
+        assert time.monotonic() < deadline, log
+        time.sleep(0.1)
+    assert "this worker consumes live, where nothing searches: no compiled core is loaded" in log
+    assert "searches compiled from now on" not in log and "compiled core of" not in log
+    for pid in worker_processes(services.worker.pid):
+        assert "llvmlite" not in Path(f"/proc/{pid}/maps").read_text(), f"process {pid} loaded LLVM"
+
+
+def worker_processes(leader: int) -> list[int]:
+    """The worker's main process and its pool (its process group)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[2]) == leader:
+                    found.append(int(entry.name))
+    return found
