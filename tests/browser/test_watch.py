@@ -4,6 +4,8 @@ somebody watches."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -252,3 +254,31 @@ def test_a_correspondence_game_reads_three_days_on_the_watch_list_at_both_sizes(
         assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], (viewer, box)
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], viewer
         screenshot(page, f"watch-correspondence-{viewer}")
+
+
+def test_a_list_arriving_while_the_tv_loads_its_board_does_not_leave_the_tv_blank(
+    new_context, user_factory, redis_layer
+):
+    """The TV loads a game's board module the first time it shows that game. The Watch page's socket sends
+    its list at once, and often while that module is still on its way (a busy phone, a slow network): the
+    TV then used to drop its game, its board staying empty for good (a blank TV board)."""
+    alice, bob = user_factory("alice"), user_factory("bob")
+    game = people_game(alice, bob, game="ataxx")
+    play_moves(game, (alice, bob), MOVES_PLAYED)
+    page = new_context().new_page()
+    page.add_init_script(SOCKET_FEEDS)
+    held = []
+    page.route(
+        re.compile(r"/static/js/play/ataxx(\.[0-9a-f]+)?\.js$"), lambda route: held.append(route)
+    )  # answered below
+    page.goto("/watch/?tv=ataxx")
+    page.wait_for_function(
+        "(id) => window.__socketFeeds.some((feed) => feed.tv.ataxx?.id === id)", arg=game.pk
+    )
+    assert len(held) == 1, "the TV asked for the board module once, and it has not come yet"
+    held[0].continue_()
+    page.wait_for_function(
+        "([id, ply]) => window.__watch.tv.snapshot?.id === id && window.__watch.tv.snapshot.ply === ply",
+        arg=[game.pk, MOVES_PLAYED],
+    )
+    expect(page.locator("#tv-board.board-ataxx .board-svg")).to_be_visible()

@@ -80,6 +80,7 @@ const tv = {
   endedAt: null, // when the game on screen ended (performance.now())
   clock: null, // the game's clock as read when its snapshot arrived (play/clock.js)
   timer: null,
+  follows: 0, // calls of follow() so far
 };
 
 function chooseChannel() {
@@ -119,6 +120,9 @@ function updateTv() {
 }
 
 async function follow(entry) {
+  // Which call of follow() is the latest: updateTv() swaps tv.entry for the same game's newer
+  // entry, so the entry itself cannot tell whether another game was chosen during the await below.
+  const call = ++tv.follows;
   clearTimeout(tv.timer);
   tv.client?.close();
   tv.client = null;
@@ -133,7 +137,7 @@ async function follow(entry) {
   showWatchers(entry.spectators);
   if (tv.rendererKind !== entry.game) {
     const renderers = await loadRenderer(entry.game);
-    if (tv.entry !== entry) return; // another game was chosen meanwhile
+    if (tv.follows !== call) return; // another game was chosen meanwhile
     // A renderer marks its host with its game's class (board-reversi...): the last game's must go.
     $("#tv-board").replaceChildren();
     $("#tv-board").className = "board-host tv-board";
