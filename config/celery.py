@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 
 from celery import Celery, signals
@@ -12,6 +13,8 @@ from config.broker import mend_redis_channel_close
 mend_redis_channel_close()
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+log = logging.getLogger(__name__)
 
 app = Celery("config")
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -36,12 +39,23 @@ def ping_channel(channel_name: str, text: str) -> None:
 def _prepare_computer_players(sender: object = None, **_kwargs: object) -> None:
     """The per-game "on disk" events, made before the pool forks (the children share them).
 
-    Sent once the worker has chosen its queues (``--queues``): a worker with no searching queue
-    prepares nothing."""
-    from games.ai import preload
+    Sent once the worker has chosen its queues (``--queues``). A worker that consumes none of the
+    queues whose tasks search (production's and `make run`'s "live" worker: clocks, draw offers,
+    the sweep, pairing) never plays a move, so it neither compiles nor loads a core."""
+    from django.conf import settings
 
-    consumed = getattr(getattr(getattr(sender, "app", None), "amqp", None), "queues", None)
-    preload.prepare_compiler(list(consumed.consume_from) if consumed is not None else None)
+    from games.ai import preload
+    from games.services.analysis import ANALYSIS_QUEUE
+
+    consumed = set(sender.app.amqp.queues.consume_from)  # type: ignore[attr-defined]
+    searching = {settings.COMPUTER_QUEUE, settings.COMPUTER_QUICK_QUEUE, ANALYSIS_QUEUE}
+    searches = not searching.isdisjoint(consumed)
+    if not searches:
+        log.info(
+            "this worker consumes %s, where nothing searches: no compiled core is loaded",
+            ", ".join(sorted(consumed)),
+        )
+    preload.prepare_compiler(searches=searches)
 
 
 @signals.worker_process_init.connect

@@ -21,8 +21,8 @@ pure-Python search (``games.ai.choose_move``). So:
    the last one it freezes the long-lived objects (``gc.freeze``) as warm_up does,
    without warm_up's full collection first (half a second holding the GIL).
 
-A worker whose queues hold no search (``SEARCHING_QUEUES``: the "live" worker of
-production and of ``make run``) does none of this: it never plays a move.
+A worker whose queues hold no search (``prepare_compiler(searches=False)``: the "live"
+worker of production and of ``make run``) does none of this: it never plays a move.
 
 Why not compile on a thread of the worker itself: compiling is mostly Python
 (numba's typing and lowering), so it holds the GIL most of the time, halves
@@ -45,7 +45,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -154,26 +153,18 @@ def cores_available() -> bool:
     return importlib.util.find_spec("numba") is not None
 
 
-# The queues whose tasks search (games.tasks.computer_move, analyse_game, evaluate_position).
-# A worker that consumes none of them (production's and `make run`'s "live" worker: clocks,
-# draw offers, the sweep, pairing) never plays a move, so it neither compiles nor loads a core.
-SEARCHING_QUEUES = frozenset({"computer-quick", "computer", "analysis"})
-
-
-def prepare_compiler(queues: Iterable[str] | None = None) -> bool:
+def prepare_compiler(*, searches: bool = True) -> bool:
     """Make the per-game events, before a prefork pool forks; False when there is nothing to compile.
 
-    ``queues``: the worker's queues; when none of them is in SEARCHING_QUEUES no core is prepared
-    (about 2.5 s of CPU and 100 MB per pool process saved), and the gate is still closed: a search
-    that did reach this worker plays its pure-Python version rather than compile on a task's thread.
+    ``searches=False``: the worker consumes no queue whose tasks search (``config/celery.py``
+    decides), so no core is prepared: about 2.5 s of CPU and 100 MB per pool process saved. The
+    gate is still closed, so a search that did reach such a worker plays its pure-Python version
+    rather than compile on a task's thread.
     """
     global _compiler
-    if queues is not None and SEARCHING_QUEUES.isdisjoint(queues):
+    if not searches:
         if cores_available():
             close_gate()
-        log.info(
-            "this worker consumes %s, where nothing searches: no compiled core is loaded", ", ".join(queues)
-        )
         return False
     if _compiler is None and cores_available():
         _compiler = _Compiler()
