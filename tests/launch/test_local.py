@@ -106,7 +106,7 @@ def site(var_dir: Path):
     finally:
         terminal.kill()
         # Whatever the test did, no process of this site may outlive it.
-        subprocess.run(["pkill", "-9", "-f", f"-p {port} "], check=False)
+        subprocess.run(["pkill", "-9", "-f", "--", f"-p {port} "], check=False)
         # The worker's command line names no port, but its beat schedule lives in the site's folder
         # (a rehearsal of CI found one still running a quarter of an hour later).
         subprocess.run(["pkill", "-9", "-f", str(var_dir)], check=False)
