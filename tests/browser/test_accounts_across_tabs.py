@@ -15,7 +15,12 @@ from accounts.models import Preferences
 from games.models import Game
 from tests.browser.conftest import DESKTOP, PHONE, screenshot
 
-pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.page_only,
+    pytest.mark.browser,
+    pytest.mark.services,
+    pytest.mark.django_db(transaction=True),
+]
 
 
 def _t(text: str, lang: str) -> str:

@@ -134,6 +134,7 @@ def test_a_player_analyses_a_game_and_reads_the_graph_and_the_blunder(
 CORNER_ON_OFFER = "-XOOOOO---XOXO----XXOX----OXOX-----XOO----XXXXXX---X------XXX--- O"
 
 
+@pytest.mark.page_only
 def test_play_from_here_and_the_analysis_board(new_context, login_session, user_factory):
     from games.engines import get
     from games.engines.base import replay
@@ -186,6 +187,7 @@ def test_play_from_here_and_the_analysis_board(new_context, login_session, user_
     assert page.evaluate("window.__board.fen") == CORNER_ON_OFFER
 
 
+@pytest.mark.page_only
 def test_analyse_from_the_history_starts_it_on_the_replay(new_context, login_session, user_factory):
     ann = user_factory("ann_history")
     game = finished_game(user=ann)

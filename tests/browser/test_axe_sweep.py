@@ -25,6 +25,7 @@ from tests.browser.test_readable_boards import axe_violations
 from tests.games.test_analysis import finished_game
 
 pytestmark = [
+    pytest.mark.page_only,
     pytest.mark.heavy,
     pytest.mark.browser,
     pytest.mark.services,

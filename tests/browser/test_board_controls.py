@@ -20,6 +20,7 @@ window.Audio = class { constructor(url) { window.__sounds.push(url); } play() { 
 """
 
 
+@pytest.mark.page_only
 def test_keyboard_play_refusals_hints_sounds_and_undo_redo(new_context):
     context = new_context()
     context.add_init_script(RECORD_SOUNDS)
@@ -114,6 +115,7 @@ def test_the_home_page_lists_challenges_and_invitations_live(new_context, user_f
     assert snapshot(bob_page)["status"] == "active" and snapshot(bob_page)["game"] == "ataxx"
 
 
+@pytest.mark.page_only
 def test_a_refused_new_game_shows_the_form_again_with_the_reason(new_context):
     page = new_context().new_page()
     page.goto("/")
@@ -124,6 +126,7 @@ def test_a_refused_new_game_shows_the_form_again_with_the_reason(new_context):
     assert not Game.objects.exists()
 
 
+@pytest.mark.page_only
 def test_the_players_settings_take_effect_on_the_board(new_context, user_factory, login_session):
     carol = user_factory("carol")
     Preferences.objects.create(user=carol, theme="dark", palette="ocean", hints=False, sound=False)

@@ -13,7 +13,12 @@ from games.engines import get
 from tests.browser.conftest import PHONE, screenshot
 from tests.browser.pages import in_thread, open_game
 
-pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.page_only,
+    pytest.mark.browser,
+    pytest.mark.services,
+    pytest.mark.django_db(transaction=True),
+]
 
 
 @pytest.fixture

@@ -105,6 +105,7 @@ def tappable(report) -> bool:
     )
 
 
+@pytest.mark.page_only
 def test_report_is_reached_by_tab_on_a_computer_and_by_a_tap_on_the_line_on_a_phone(
     new_context, login_session, user_factory
 ):

@@ -35,6 +35,7 @@ def test_a_player_picks_the_5_plus_3_preset_and_the_computer_game_runs_with_the_
     assert first.clock_left_ms == 300_000, "each side's first move is free: the clocks start after them"
 
 
+@pytest.mark.page_only
 def test_untimed_is_offered_for_the_computer_only(new_context):
     page = new_context().new_page()
     page.goto("/")
@@ -49,6 +50,7 @@ def test_untimed_is_offered_for_the_computer_only(new_context):
     expect(page.locator(".clock-readout")).to_have_text("5+0")
 
 
+@pytest.mark.page_only
 def test_a_player_sets_up_a_casual_game_and_its_page_says_casual(new_context):
     page = new_context().new_page()
     page.goto("/")
@@ -63,6 +65,7 @@ def test_a_player_sets_up_a_casual_game_and_its_page_says_casual(new_context):
     assert snapshot(page)["casual"] is True
 
 
+@pytest.mark.page_only
 def test_a_new_player_s_rating_shows_a_question_mark_on_the_game_page(
     new_context, login_session, user_factory
 ):

@@ -9,7 +9,12 @@ from playwright.sync_api import expect
 from tests.browser.pages import start_game_from_home
 from tests.test_i18n import LOCALE, po_entries
 
-pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.page_only,
+    pytest.mark.browser,
+    pytest.mark.services,
+    pytest.mark.django_db(transaction=True),
+]
 
 
 def _js(lang: str, text: str) -> str:

@@ -101,6 +101,7 @@ def test_the_running_clock_falls_one_second_a_second_and_agrees_with_the_server(
     assert abs(fell - span) <= 0.3 * span + 1, (fell, span)
 
 
+@pytest.mark.page_only
 def test_a_clock_is_written_only_when_its_time_shown_changes(new_context, login_session, user_factory):
     """The page looks at the clocks five times a second; rewriting an unchanged clock would have the page
     painted again each time for as long as it is open, and could have a screen reader read it again."""
@@ -120,6 +121,7 @@ def test_a_clock_is_written_only_when_its_time_shown_changes(new_context, login_
     assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
 
 
+@pytest.mark.page_only
 def test_no_clock_runs_until_each_side_has_moved(new_context, login_session, user_factory):
     alice = user_factory("alice")
     page = new_context(session_cookie=login_session(alice)).new_page()

@@ -73,6 +73,7 @@ def test_a_player_filters_the_lobby_and_new_challenges_appear_only_when_they_fit
     expect(page.locator("#challenges .empty")).to_be_visible()
 
 
+@pytest.mark.page_only
 def test_a_rating_range_upside_down_is_refused_with_a_clear_message(new_context, login_session, user_factory):
     alice, me = user_factory("alice"), user_factory("erin")
     post_challenge(alice, "ataxx", minutes=3, increment=2)

@@ -9,7 +9,12 @@ from games.engines.base import replay
 from tests.browser.pages import open_replay
 from tests.long_games import long_ataxx_game
 
-pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.page_only,
+    pytest.mark.browser,
+    pytest.mark.services,
+    pytest.mark.django_db(transaction=True),
+]
 
 PLIES = 3000
 

@@ -67,6 +67,7 @@ def _outcome(state) -> int:
     return 2 if winner is None else (0 if winner == 0 else 1)
 
 
+@pytest.mark.page_only
 def test_a_finished_game_can_be_replayed_move_by_move(new_context):
     page = new_context().new_page()
     start_game_from_home(page, "quantum_ttt", opponent="computer", clock="untimed", side="0")
@@ -86,6 +87,7 @@ def test_a_finished_game_can_be_replayed_move_by_move(new_context):
     screenshot(page, "replay-desktop")
 
 
+@pytest.mark.page_only
 def test_the_home_page_and_the_rules_pages_fit_a_phone(new_context):
     page = new_context(viewport=PHONE).new_page()
     page.goto("/")

@@ -28,6 +28,7 @@ pytestmark = [
 ]
 
 
+@pytest.mark.page_only
 def test_new_game_against_the_computer_asks_and_resigns_the_running_game(new_context):
     page = new_context().new_page()
     start_game_from_home(page, "reversi", opponent="computer", clock="5+0", side="0")
@@ -55,6 +56,7 @@ def test_new_game_against_the_computer_asks_and_resigns_the_running_game(new_con
     assert page.locator(f'#my-games a[href="/play/{old_id}/"]').count() == 0
 
 
+@pytest.mark.page_only
 def test_new_game_before_both_sides_moved_aborts_the_old_game(new_context):
     page = new_context().new_page()
     start_game_from_home(page, "ataxx", opponent="computer", clock="5+0", side="0")
@@ -85,6 +87,7 @@ def _create_human_game(alice, bob, game: str, minutes: int) -> Game:
     )
 
 
+@pytest.mark.page_only
 def test_a_quantum_collapse_is_chosen_below_the_board_or_by_tapping_the_square(
     new_context, user_factory, login_session
 ):
@@ -120,6 +123,7 @@ def test_a_quantum_collapse_is_chosen_below_the_board_or_by_tapping_the_square(
     expect(choice).to_be_hidden()
 
 
+@pytest.mark.page_only
 def test_the_profile_lists_the_players_recent_games(new_context, user_factory, login_session):
     alice, bob = user_factory("alice"), user_factory("bob")
     won = _human_game(alice, bob, "ataxx")
@@ -182,6 +186,7 @@ def test_an_invitation_pops_up_inside_another_game_and_can_be_accepted(
     assert snapshot(page)["status"] == "active" and snapshot(page)["game"] == "four_tac_toe"
 
 
+@pytest.mark.page_only
 def test_a_waiting_invitation_shows_on_the_history_page_and_can_be_declined_there(
     new_context, user_factory, login_session
 ):
@@ -218,6 +223,7 @@ def test_when_the_opponent_joins_the_player_to_move_is_told_the_game_started(new
     expect(bob.locator("#status")).to_contain_text("to move.")
 
 
+@pytest.mark.page_only
 @pytest.mark.parametrize(
     ("lang", "legend", "untimed", "unit", "guest"),
     [
@@ -269,6 +275,7 @@ def test_after_a_declined_draw_the_offer_button_waits_and_says_how_long(
     screenshot(alice_page, "reversi-draw-wait-desktop")
 
 
+@pytest.mark.page_only
 def test_a_refused_invitation_shows_the_real_home_page_with_the_reason(
     new_context, user_factory, login_session
 ):
@@ -298,6 +305,7 @@ def test_a_refused_invitation_shows_the_real_home_page_with_the_reason(
     assert not Game.objects.exists()
 
 
+@pytest.mark.page_only
 def test_a_finished_ultimate_board_highlights_nothing_and_a_click_hides_the_keyboard_cursor(new_context):
     missing = []
     context = new_context()
@@ -327,6 +335,7 @@ def test_a_finished_ultimate_board_highlights_nothing_and_a_click_hides_the_keyb
     assert missing == []
 
 
+@pytest.mark.page_only
 def test_untimed_computer_games_are_listed_apart_and_can_be_abandoned(new_context):
     page = new_context().new_page()
     start_game_from_home(page, "ataxx", opponent="computer", clock="untimed", side="0")
@@ -355,6 +364,7 @@ def test_untimed_computer_games_are_listed_apart_and_can_be_abandoned(new_contex
     expect(page.locator("#result")).to_have_text("No result. The game was abandoned.")
 
 
+@pytest.mark.page_only
 @pytest.mark.parametrize("opponent", ["link", "lobby"])
 def test_ultimate_ttt_defaults_to_playing_first_as_x(new_context, user_factory, login_session, opponent):
     page = new_context(session_cookie=login_session(user_factory("alice"))).new_page()
@@ -375,6 +385,7 @@ def test_ultimate_ttt_defaults_to_playing_first_as_x(new_context, user_factory, 
     assert Game.objects.get().user0.username == "alice"
 
 
+@pytest.mark.page_only
 def test_a_side_the_player_chose_is_kept_when_switching_games(new_context):
     page = new_context().new_page()
     page.goto("/")
@@ -385,6 +396,7 @@ def test_a_side_the_player_chose_is_kept_when_switching_games(new_context):
     expect(page.locator("#id_side")).to_have_value("1")
 
 
+@pytest.mark.page_only
 @pytest.mark.parametrize(
     ("lang", "words"),
     [
@@ -404,6 +416,7 @@ def test_the_ataxx_rules_say_the_game_ends_when_neither_side_can_move(new_contex
     expect(page.locator(".rules")).not_to_contain_text("equal numbers are a draw")
 
 
+@pytest.mark.page_only
 def test_rankings_and_profiles_show_points_beside_the_elo_rating(new_context, user_factory):
     from django.utils import timezone
 
@@ -455,6 +468,7 @@ def test_rankings_and_profiles_show_points_beside_the_elo_rating(new_context, us
     expect(page.locator('.profile-rating[data-game="reversi"] .rating')).to_contain_text("1500")
 
 
+@pytest.mark.page_only
 @pytest.mark.parametrize(
     ("lang", "motion"),
     [
@@ -503,6 +517,7 @@ def test_the_four_tac_toe_rules_teach_the_geometry_step_by_step(new_context, lan
 BOARDS = ["reversi", "ataxx", "ultimate_ttt", "quantum_ttt", "four_tac_toe"]
 
 
+@pytest.mark.page_only
 @pytest.mark.parametrize("lang", ["en", "hi", "bn", "el"])
 def test_every_board_in_every_language_fits_both_sizes(new_context, lang):
     """Screenshots of each board after a few moves, 1280x800 and 360x740, in each language.

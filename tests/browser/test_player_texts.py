@@ -89,6 +89,7 @@ def _js(lang: str, text: str) -> str:
     return next(e["msgstr"]["msgstr"] for e in po_entries(path) if e["msgid"] == text and "msgctxt" not in e)
 
 
+@pytest.mark.page_only
 def test_the_deadline_reads_the_same_on_the_home_page_and_the_game_page_in_four_languages(
     new_context, user_factory, login_session, site_url
 ):
@@ -123,6 +124,7 @@ def test_the_deadline_reads_the_same_on_the_home_page_and_the_game_page_in_four_
     screenshot(page, "deadline-greek-phone")
 
 
+@pytest.mark.page_only
 def test_a_form_whose_csrf_cookie_is_gone_gets_the_site_s_page_in_greek_with_a_way_back(
     new_context, site_url
 ):

@@ -17,6 +17,7 @@ from tests.browser.conftest import DESKTOP, PHONE, screenshot
 from tests.browser.pages import box_of, in_thread, open_game
 
 pytestmark = [
+    pytest.mark.page_only,
     pytest.mark.heavy,
     pytest.mark.browser,
     pytest.mark.services,

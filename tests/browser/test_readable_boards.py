@@ -60,6 +60,7 @@ def cell_box(page, token: str) -> dict:
     return page.locator(f'[data-cell="{token}"]').bounding_box()
 
 
+@pytest.mark.page_only
 def test_every_board_names_its_squares_and_turns_round_at_both_sizes(
     new_context, user_factory, login_session
 ):
@@ -111,6 +112,7 @@ def test_every_board_names_its_squares_and_turns_round_at_both_sizes(
         expect(page.locator("#flip-board")).to_have_attribute("aria-pressed", "false")
 
 
+@pytest.mark.page_only
 def test_on_a_phone_the_clocks_status_and_buttons_are_in_sight_with_the_board(
     new_context, user_factory, login_session
 ):
@@ -198,6 +200,7 @@ def test_a_player_looks_back_through_a_live_game_and_returns_to_it(new_context):
     expect(page.locator("#history-note")).to_be_hidden()
 
 
+@pytest.mark.page_only
 def test_the_replay_draws_its_step_icons_and_hindi_and_bengali_come_with_their_fonts(new_context):
     page = new_context().new_page()
     start_game_from_home(page, "ataxx", opponent="computer", clock="untimed", side="0")
@@ -232,6 +235,7 @@ def test_the_replay_draws_its_step_icons_and_hindi_and_bengali_come_with_their_f
     page.wait_for_function("() => document.documentElement.lang === 'en'")
 
 
+@pytest.mark.page_only
 def test_four_tac_toes_closed_centre_is_no_mark_and_a_tap_leaves_no_lines_behind(new_context):
     page = new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
     start_game_from_home(page, "four_tac_toe", opponent="computer", clock="5+0", side="0")
@@ -268,6 +272,7 @@ def invite(alice, bob, game: str) -> int:
     return snapshot(alice)["id"]
 
 
+@pytest.mark.page_only
 def test_quantum_says_in_the_status_line_where_a_collapse_must_settle_and_spectators_get_their_own_help(
     new_context,
 ):
@@ -301,6 +306,7 @@ def test_quantum_says_in_the_status_line_where_a_collapse_must_settle_and_specta
     expect(watcher.locator("#status")).not_to_contain_text("@1")
 
 
+@pytest.mark.page_only
 def test_a_guest_is_told_to_log_in_before_taking_an_open_challenge(new_context, user_factory, login_session):
     alice = user_factory("alice")
     alice_page = new_context(session_cookie=login_session(alice)).new_page()
@@ -318,6 +324,7 @@ def test_a_guest_is_told_to_log_in_before_taking_an_open_challenge(new_context, 
     screenshot(guest, "guest-login-to-take-desktop")
 
 
+@pytest.mark.page_only
 def test_redo_names_the_moves_played_again_and_credits_nobody_wrongly(new_context):
     page = new_context().new_page()
     start_game_from_home(page, "reversi", opponent="computer", clock="untimed", side="0")
@@ -333,6 +340,7 @@ def test_redo_names_the_moves_played_again_and_credits_nobody_wrongly(new_contex
     assert "played e3" not in status.text_content() and f"played {reply}" not in status.text_content()
 
 
+@pytest.mark.page_only
 def test_the_skip_link_leads_to_the_board_and_the_analysis_board_gives_chances_in_percent(new_context):
     page = new_context().new_page()
     start_game_from_home(page, "reversi", opponent="computer", clock="untimed", side="0")

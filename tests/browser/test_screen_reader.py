@@ -117,6 +117,7 @@ def test_the_table_is_walked_with_arrows_home_end_pages_and_jumps(new_context):
     screenshot(page, "screen-reader-reversi-commands-desktop")
 
 
+@pytest.mark.page_only
 def test_a_late_first_state_from_the_socket_is_not_said_again(new_context):
     """The page says "Your move." when it loads; the socket's first state says the same a moment
     later. However late that state comes (a busy server), the log says it once: a second
@@ -153,6 +154,7 @@ def test_a_late_first_state_from_the_socket_is_not_said_again(new_context):
     assert [text for text in heard_since(page, 0) if MY_TURN.search(text)] == ["Your move."]
 
 
+@pytest.mark.page_only
 def test_ataxx_quantum_and_four_tac_toe_read_as_text(new_context, user_factory, login_session):
     # A registered player: four games against the computer at once are more than a guest's two.
     page = new_context(session_cookie=login_session(user_factory("sam"))).new_page()
@@ -233,6 +235,7 @@ def test_an_opponents_move_offers_and_the_result_arrive_in_the_log(new_context, 
     assert type_line(alice, "draw") == "That is not possible now."
 
 
+@pytest.mark.page_only
 def test_the_replay_and_the_analysis_board_in_the_mode(new_context):
     page = new_context(viewport=PHONE).new_page()
     switch_on_from_the_first_control(page)
@@ -268,6 +271,7 @@ def test_the_replay_and_the_analysis_board_in_the_mode(new_context):
     screenshot(page, "screen-reader-analysis-board-phone")
 
 
+@pytest.mark.page_only
 @pytest.mark.parametrize(
     "lang, words", [("el", ("ρολόι", "σειρά 3")), ("hi", ("घड़ी", "पंक्ति 3")), ("bn", ("ঘড়ি", "সারি 3"))]
 )

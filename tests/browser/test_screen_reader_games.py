@@ -31,6 +31,7 @@ from tests.browser.screen_reader import (
 )
 
 pytestmark = [
+    pytest.mark.page_only,
     pytest.mark.heavy,
     pytest.mark.browser,
     pytest.mark.services,

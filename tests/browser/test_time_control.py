@@ -11,7 +11,12 @@ from tests.browser.conftest import DESKTOP, PHONE, screenshot
 from tests.browser.pages import READY, snapshot
 from tests.browser.test_readable_boards import axe_violations
 
-pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.page_only,
+    pytest.mark.browser,
+    pytest.mark.services,
+    pytest.mark.django_db(transaction=True),
+]
 
 SIZES = {"desktop": DESKTOP, "phone": PHONE}
 

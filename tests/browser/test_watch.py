@@ -208,6 +208,7 @@ def test_the_tv_shows_every_game_in_progress_with_visible_pieces_at_both_sizes(
         assert set(channel_fonts) == {body_font}
 
 
+@pytest.mark.page_only
 def test_a_correspondence_game_reads_three_days_on_the_watch_list_at_both_sizes(
     new_context, site_url, user_factory, redis_layer
 ):
@@ -256,6 +257,7 @@ def test_a_correspondence_game_reads_three_days_on_the_watch_list_at_both_sizes(
         screenshot(page, f"watch-correspondence-{viewer}")
 
 
+@pytest.mark.page_only
 def test_a_list_arriving_while_the_tv_loads_its_board_does_not_leave_the_tv_blank(
     new_context, user_factory, redis_layer
 ):

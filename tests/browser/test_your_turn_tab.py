@@ -55,6 +55,7 @@ def test_the_tab_title_and_icon_show_your_move_and_a_hidden_tab_notifies(new_con
     assert [n["title"] for n in bob.evaluate("window.__shown")] == ["Your move", "Draw offered"]
 
 
+@pytest.mark.page_only
 def test_no_notification_unless_the_player_switched_it_on(new_context):
     alice = new_context().new_page()
     bob_context = new_context()
