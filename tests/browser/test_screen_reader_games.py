@@ -1,7 +1,12 @@
-"""Whole games in the screen-reader mode, one per game and size, played with the keyboard and
-the text field alone and decided by reading only the log (#sr-output): never the page's
-state, never a mouse click. (Apart from test_screen_reader.py so that the suite's processes
-share them: each is a whole game against the computer.)"""
+"""Whole games in the screen-reader mode, one per game, played with the keyboard and the text
+field alone and decided by reading only the log (#sr-output): never the page's state, never a
+mouse click. (Apart from test_screen_reader.py so that the suite's processes share them: each is
+a whole game against the computer.)
+
+Three games are played on a phone's screen and two on a computer's; each finished game is then
+checked at the other size too. The keys, the text field and the log are the same at both sizes,
+and a whole game costs the suite seconds of CPU (issue #39): the mode's pages are also swept by
+axe-core at both sizes in every game (test_axe_sweep.py)."""
 
 from __future__ import annotations
 
@@ -39,10 +44,20 @@ pytestmark = [
 ]
 
 
-@pytest.mark.parametrize("size", ["desktop", "phone"])
-@pytest.mark.parametrize("game", GAMES)
+# The 9x9 boards and Othello's on the phone, where they are the tightest; Ataxx and Quantum on a computer.
+SIZE_PLAYED = {
+    "reversi": "phone",
+    "ataxx": "desktop",
+    "ultimate_ttt": "phone",
+    "quantum_ttt": "desktop",
+    "four_tac_toe": "phone",
+}
+VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}
+
+
+@pytest.mark.parametrize(("game", "size"), [(game, SIZE_PLAYED[game]) for game in GAMES])
 def test_a_whole_game_with_the_keyboard_and_the_text_field_reading_only_the_log(new_context, game, size):
-    page = new_context(viewport=DESKTOP if size == "desktop" else PHONE).new_page()
+    page = new_context(viewport=VIEWPORTS[size]).new_page()
     switch_on_from_the_first_control(page)
     start_game_from_home(page, game, opponent="computer", level="easy", clock="untimed", side="0")
     expect(page.locator("table.sr-grid[role=grid]")).to_be_visible()
@@ -70,5 +85,9 @@ def test_a_whole_game_with_the_keyboard_and_the_text_field_reading_only_the_log(
     assert re.search(r"You won!|You lost\.|Draw\.", result)
     answer = type_line(page, "moves")
     assert answer.startswith("Moves: 1. ")
-    screenshot(page, f"screen-reader-{game}-finished-{size}")
-    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+    # The finished game fits both sizes: the one it was played at, then the other.
+    for shown in (size, *(other for other in VIEWPORTS if other != size)):
+        page.set_viewport_size(VIEWPORTS[shown])
+        expect(page.locator("table.sr-grid[role=grid]")).to_be_visible()
+        screenshot(page, f"screen-reader-{game}-finished-{shown}")
+        assert page.evaluate("document.documentElement.scrollWidth") <= VIEWPORTS[shown]["width"], shown
