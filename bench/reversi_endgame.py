@@ -1,6 +1,7 @@
-"""Solve the FFO endgame positions 1-19 exactly and compare with the published answers.
+"""Solve the FFO endgame positions exactly and compare with the published answers.
 
-    .venv/bin/python bench/reversi_endgame.py [path/to/file.obf]
+    .venv/bin/python bench/reversi_endgame.py [path/to/file.obf]   # default tests/data/fforum-1-19.obf
+    .venv/bin/python bench/reversi_endgame.py tests/data/fforum-40-59.obf   # FForum 40-59 (issue #42)
     GAMES_AI_PURE_PYTHON=1 .venv/bin/python bench/reversi_endgame.py   # the pure-Python solver
 
 The solver runs on the compiled core when numba is available (loaded, or
@@ -17,6 +18,7 @@ status 1 on any mismatch.
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from pathlib import Path
@@ -54,7 +56,9 @@ def main(path: Path) -> int:
     print(
         f"{'#':>3} {'empties':>7} {'time s':>8} {'cpu s':>7} {'nodes':>9} {'score':>6} {'move':>5}  published"
     )
-    for number, line in enumerate(lines, start=1):
+    # FForum numbers its positions across files: fforum-40-59.obf starts at 40.
+    first = re.match(r"fforum-(\d+)-", path.name)
+    for number, line in enumerate(lines, start=int(first.group(1)) if first else 1):
         text, published = parse_line(line)
         state = engine.from_fen(text)
         own, opp = (state.black, state.white) if state.side == 0 else (state.white, state.black)
