@@ -248,7 +248,7 @@ def play_games(args: argparse.Namespace, indices: list[int], core: int | None) -
     flippy = PROTOCOL[args.slug] == "flippy"
     outside = None if flippy else OutsideEngine(args.engine, PROTOCOL[args.slug])
     tally = Tally()
-    time_factor = args.time_factor if args.time_factor is not None else 1.0 if args.equal_time else None
+    time_factor = args.time_factor  # resolved by main(): None with --movetime-ms
 
     def movetime(our_last: float | None) -> int:
         if time_factor is None:
@@ -382,14 +382,15 @@ def main() -> None:
     time_factor = args.time_factor if args.time_factor is not None else 1.0 if args.equal_time else None
     if time_factor is None and args.movetime_ms is None:
         parser.error("give --movetime-ms, --time-factor or --equal-time")
+    args.time_factor = time_factor  # what play_games reads, in this process and the spawned ones
     cores = sorted(os.sched_getaffinity(0))
     if not 1 <= args.jobs <= len(cores):
         parser.error(f"--jobs must be between 1 and the {len(cores)} cores this process may use")
     indices = list(range(args.games))
-    tally = Tally()
     if args.jobs == 1:
-        tally.add(play_games(args, indices, None))
+        tally = play_games(args, indices, None)
     else:
+        tally = Tally()
         # Spawned, not forked: each process loads the compiled cores itself, on its own core.
         with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
             shares = [indices[k :: args.jobs] for k in range(args.jobs)]
