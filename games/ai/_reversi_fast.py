@@ -12,7 +12,8 @@ stays the fallback and the reference), on uint64 bitboards in nopython mode:
   transposition table (entries tagged with a generation, so every search starts
   afresh and a seed gives the same move again), the table move first, then
   fastest-first ordering (fewest replies) near the root and square-value
-  order near the leaves.
+  order near the leaves; with a ``selectivity`` above 0 (Hard's player only),
+  ProbCut at null-window nodes.
 * ``end_solve``: exact endgame negamax with a transposition table of bounds
   above 10 empties, the table move first, then (from 15 empties) a shallow
   search on the learned evaluation or (below) fastest-first ordering,
@@ -205,8 +206,9 @@ def popcount_py(x: int) -> int:
 class MidSearch:
     """Fixed-depth searches sharing one table generation (one iterative deepening run)."""
 
-    def __init__(self, kind: int, deadline: float) -> None:
+    def __init__(self, kind: int, deadline: float, selectivity: float = 0.0) -> None:
         self.tables = mid_tables()
+        self.selectivity = selectivity
         self.generation = self.tables.next_generation()
         self.kind = kind
         self.weights = pattern_array()
@@ -238,6 +240,7 @@ class MidSearch:
                 t.buf_sq,
                 t.buf_key,
                 0,
+                self.selectivity,
             )
         if self.stats[1]:
             return None

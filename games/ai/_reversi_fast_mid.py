@@ -11,15 +11,36 @@ from numba import njit
 
 from games.ai._bits import ONE, U, clock, lowest_index, popcount
 from games.ai._reversi_fast_eval import evaluate, terminal_value
-from games.ai._reversi_fast_moves import INF, TIME_CHECK, WEIGHTS, _slot, flips, legal
+from games.ai._reversi_fast_moves import INF, TIME_CHECK, WEIGHTS, WIN, _slot, flips, legal
 
 # ---------------------------------------------------------------------------
 # Midgame search
 
+# ProbCut (Buro's Multi-ProbCut, as Logistello and Edax use it): at a null-window node of depth d a
+# search of depth PROBCUT_SHALLOW[d] whose value clears beta (or falls short of alpha) by more than
+# ``selectivity`` standard deviations of the difference between the two depths' values is taken as
+# the deep search's answer. The shallow depth keeps d's parity (Othello's values swing with the side
+# that moved last). The deviations are measured on the learned evaluation, in its unit (1/32 disc),
+# per depth and per stage of the game, by bench/reversi_probcut_fit.py; they hold for no other
+# evaluation, so only Hard searches selectively.
+PROBCUT_MIN_DEPTH = 3
+PROBCUT_SHALLOW = np.array([2 * (d // 4) + (d & 1) for d in range(61)], dtype=np.int64)
+PROBCUT_STAGES = 3  # 60-41, 40-21 and 20-0 empties
+PROBCUT_SIGMA = np.array(
+    # Depths 0-2 are never cut; 3-10 as measured (1,800 positions of Medium's self-play, searches to
+    # depth 10); deeper depths take depth 10's value (its shallow search is 6 plies below, as for 11-13).
+    [
+        [0.0] * 3 + [184.0, 134.0, 116.0, 165.0, 139.0, 112.0, 97.0] + [121.0] * 51,
+        [0.0] * 3 + [182.0, 144.0, 129.0, 174.0, 157.0, 139.0, 128.0] + [152.0] * 51,
+        [0.0] * 3 + [164.0, 159.0, 148.0, 213.0, 202.0, 196.0, 172.0] + [233.0] * 51,
+    ],
+    dtype=np.float64,
+)
+
 
 @njit(
     "int64(uint64, uint64, int64, int64, int64, int64, int16[:, ::1], int64[::1], uint64[::1], uint64[::1],"
-    " int32[:, ::1], int64, float64, int64[:, ::1], int64[:, ::1], int64)",
+    " int32[:, ::1], int64, float64, int64[:, ::1], int64[:, ::1], int64, float64)",
     cache=True,
 )
 def mid_search(  # type: ignore[no-untyped-def]
@@ -39,8 +60,13 @@ def mid_search(  # type: ignore[no-untyped-def]
     buf_sq,
     buf_key,
     ply,
+    selectivity,
 ):
-    """Negamax value of the position to ``depth`` plies (a forced pass costs none)."""
+    """Negamax value of the position to ``depth`` plies (a forced pass costs none).
+
+    ``selectivity`` 0 searches every move to the full depth; above 0 it is ProbCut's threshold in
+    standard deviations (see PROBCUT_SIGMA): the larger, the fewer cut-offs and the safer.
+    """
     stats[0] += 1
     if stats[0] >= stats[3]:
         stats[3] = stats[0] + TIME_CHECK
@@ -69,6 +95,7 @@ def mid_search(  # type: ignore[no-untyped-def]
             buf_sq,
             buf_key,
             ply + 1,
+            selectivity,
         )
     if depth <= 0:
         return evaluate(kind, own, opp, weights)
@@ -85,6 +112,61 @@ def mid_search(  # type: ignore[no-untyped-def]
                 return upper
             alpha = max(alpha, lower)
             beta = min(beta, upper)
+    if selectivity > 0.0 and depth >= PROBCUT_MIN_DEPTH and beta == alpha + 1 and -WIN < alpha < WIN:
+        n_empty = popcount(~(own | opp))
+        stage = min((60 - n_empty) * PROBCUT_STAGES // 60, PROBCUT_STAGES - 1)
+        margin = max(np.int64(selectivity * PROBCUT_SIGMA[stage, depth] + 0.5), np.int64(1))
+        shallow = PROBCUT_SHALLOW[depth]
+        high = beta + margin
+        if high < WIN:
+            score = mid_search(
+                own,
+                opp,
+                shallow,
+                high - 1,
+                high,
+                kind,
+                weights,
+                stats,
+                keys_own,
+                keys_opp,
+                info,
+                generation,
+                deadline,
+                buf_sq,
+                buf_key,
+                ply,
+                selectivity,
+            )
+            if stats[1]:
+                return 0
+            if score >= high:
+                return beta
+        low = alpha - margin
+        if low > -WIN:
+            score = mid_search(
+                own,
+                opp,
+                shallow,
+                low,
+                low + 1,
+                kind,
+                weights,
+                stats,
+                keys_own,
+                keys_opp,
+                info,
+                generation,
+                deadline,
+                buf_sq,
+                buf_key,
+                ply,
+                selectivity,
+            )
+            if stats[1]:
+                return 0
+            if score <= low:
+                return alpha
     n = 0
     while moves:
         sq = lowest_index(moves)
@@ -131,6 +213,7 @@ def mid_search(  # type: ignore[no-untyped-def]
                 buf_sq,
                 buf_key,
                 ply + 1,
+                selectivity,
             )
         else:
             score = -mid_search(
@@ -150,6 +233,7 @@ def mid_search(  # type: ignore[no-untyped-def]
                 buf_sq,
                 buf_key,
                 ply + 1,
+                selectivity,
             )
             if alpha < score < beta:
                 score = -mid_search(
@@ -169,6 +253,7 @@ def mid_search(  # type: ignore[no-untyped-def]
                     buf_sq,
                     buf_key,
                     ply + 1,
+                    selectivity,
                 )
         if stats[1]:
             return 0

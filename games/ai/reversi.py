@@ -27,7 +27,11 @@ With numba installed every search here runs on the compiled core
 ``games.ai._reversi_fast`` (same algorithms, about a hundred times the nodes
 per second; this module's code is the fallback and the reference), and Hard
 then proves a win or draw from 20 empty squares and solves exactly from 18,
-in a quarter of the pure-Python budget.
+in a quarter of the pure-Python budget. There Hard's midgame search is also
+selective: ProbCut (``HARD_SELECTIVITY``; ``games.ai._reversi_fast_mid``) answers
+a null-window node from a shallower search when that one clears the bound by
+a wide margin, so the same time reaches several plies deeper. The analysis
+searches every move.
 
 Hard opens from a book of the named Othello openings (``games.ai.reversi_book``,
 the data in ``games/ai/data/reversi_openings.txt``): while the position is one
@@ -82,6 +86,7 @@ class _Level:
         wld_empties: int,
         opening_plies: int,
         opening_margin: int,
+        selectivity: float = 0.0,
     ) -> None:
         self.evaluate = evaluate
         self.max_depth = max_depth
@@ -89,6 +94,7 @@ class _Level:
         self.wld_empties = wld_empties  # try a win/draw/loss proof from this many empties
         self.opening_plies = opening_plies  # vary the opening while this few discs were placed
         self.opening_margin = opening_margin  # ... among moves this close to the best
+        self.selectivity = selectivity  # ProbCut's threshold on the compiled core (0: every move searched)
 
 
 _LEVELS = {
@@ -101,11 +107,19 @@ _LEVELS = {
 }
 # Opening margins are in their evaluation's units: Hard's 16 is half a disc (the learned
 # evaluation counts in 1/32 of a disc), about what 3 was on the hand-written one.
-# On the compiled core the solvers reach further in a quarter of the time.
+# On the compiled core the solvers reach further in a quarter of the time, and Hard's midgame search
+# prunes by ProbCut: HARD_SELECTIVITY standard deviations (docs/performance.md, "Othello: ProbCut").
+HARD_SELECTIVITY = 1.5
 _COMPILED_LEVELS = {
     "medium": _LEVELS["medium"],
     "hard": _Level(
-        evaluate_learned, max_depth=60, exact_empties=18, wld_empties=20, opening_plies=6, opening_margin=16
+        evaluate_learned,
+        max_depth=60,
+        exact_empties=18,
+        wld_empties=20,
+        opening_plies=6,
+        opening_margin=16,
+        selectivity=HARD_SELECTIVITY,
     ),
 }
 # Hard as it was before its learned evaluation: no player can choose it (games.ai.LEVELS does not
@@ -142,12 +156,14 @@ def _midgame_move(own: int, opp: int, params: _Level, rng: random.Random, stop: 
     """
     n_empty = 64 - (own | opp).bit_count()
     started = time.perf_counter()
-    search = Search(params.evaluate, stop)
+    explore = (64 - n_empty) - 4 < params.opening_plies
+    window = params.opening_margin if explore else None
+    # Picking among near-equal moves needs their scores, not ProbCut's bounds: a move that equals
+    # the best by symmetry could be cut below it and never picked.
+    search = Search(params.evaluate, stop, 0.0 if explore else params.selectivity)
     compiled = search.fast is not None
     order = search.ordered(own, opp, legal_mask(own, opp), -1, 3)
     best = order[0]
-    explore = (64 - n_empty) - 4 < params.opening_plies
-    window = params.opening_margin if explore else None
     try:
         for depth in range(1, min(params.max_depth, n_empty) + 1):
             results = search.root(own, opp, depth, order, window)

@@ -19,7 +19,9 @@ from games.engines.reversi import flips, legal_mask
 class Search:
     """Iterative-deepening principal variation search with a transposition table."""
 
-    def __init__(self, evaluate: Evaluation, deadline: float) -> None:
+    def __init__(self, evaluate: Evaluation, deadline: float, selectivity: float = 0.0) -> None:
+        """``selectivity`` above 0 lets the compiled core prune by ProbCut (``_reversi_fast_mid``):
+        Hard's player uses it, the analysis and the tests search every move."""
         self.evaluate = evaluate
         self.deadline = deadline
         self.nodes = 0
@@ -27,7 +29,9 @@ class Search:
         self.partial: list[tuple[int, int]] = []  # root results of the iteration under way
         core = compiled_core()
         kind = COMPILED_EVALUATIONS.get(evaluate)
-        self.fast = core.MidSearch(kind, deadline) if core is not None and kind is not None else None
+        self.fast = (
+            core.MidSearch(kind, deadline, selectivity) if core is not None and kind is not None else None
+        )
 
     def ordered(self, own: int, opp: int, moves: int, first: int, depth: int) -> list[int]:
         """Moves to try, best-looking first."""

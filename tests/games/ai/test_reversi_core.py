@@ -170,6 +170,25 @@ def test_hard_uses_a_quarter_of_the_pure_python_budget():
     assert time.perf_counter() - started < 0.5
 
 
+def test_probcut_lets_hard_search_far_fewer_nodes_to_a_depth_for_values_within_a_disc_or_so():
+    depth, learned = 8, reversi_eval.COMPILED_EVALUATIONS[reversi_eval.evaluate_learned]
+    nodes = {"full": 0, "probcut": 0}
+    differences = []
+    for state in positions_from_random_games(24, seed=11):
+        own, opp = own_opp(state)
+        values = {}
+        for name, selectivity in (("full", 0.0), ("probcut", reversi_ai.HARD_SELECTIVITY)):
+            search = core.MidSearch(learned, float("inf"), selectivity)
+            values[name] = search.value(own, opp, depth, -core.INF, core.INF)
+            nodes[name] += search.nodes
+        differences.append(abs(values["full"] - values["probcut"]))
+    assert nodes["probcut"] < 0.6 * nodes["full"], nodes
+    differences.sort()
+    # In the learned evaluation's unit, 1/32 of a disc: most values are the full search's, or close.
+    assert differences[len(differences) // 2] <= 32, differences
+    assert differences[-3] <= 6 * 32, differences
+
+
 def test_hard_solves_exactly_from_eighteen_empties_within_its_budget():
     # FFO position 23 (tests/data/fforum-20-39.obf, 18 empties): a2 is the only move worth +4.
     text = "--O-------OOX---OOOXXXO-OOOOXOXXXXXOOXOXXXXXXOOXX-XXXXOX--XXXX-- X"
