@@ -67,3 +67,36 @@ def test_two_games_at_once_each_on_its_own_core_with_its_engine(tmp_path):
     assert len(set(cores_by_game.values())) == 2  # two cores, two games on each
     assert re.search(r"^4 games: score [\d.]+ %, Elo \S+ \[\S+, \S+\] \(95 %\)$", out, re.M)
     assert re.search(r"^on \d+ cores of .+; 2 games at a time, one per core", out, re.M)
+
+
+def test_the_match_table_plays_each_engine_named_and_prints_a_row_for_it(tmp_path):
+    engine = tmp_path / "engine"
+    engine.write_text(f"#!/bin/sh\nexec {sys.executable} -m games.ai.ugi ultimate_ttt --level easy\n")
+    engine.chmod(0o755)
+
+    result = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "match_table.py"), "--ultimate-ttt", str(engine)]
+        + ["--level", "easy", "--games", "2"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=True,
+    )
+
+    rows = re.findall(
+        r"^\| ultimate_ttt \| engine \| equal wall time \| 2 \| (\d+)-(\d+)-(\d+) \|", result.stdout, re.M
+    )
+    assert len(rows) == 1 and sum(int(n) for n in rows[0]) == 2
+    assert "reversi |" not in result.stdout and "ataxx |" not in result.stdout  # no engine named, no match
+    assert re.search(
+        r"^easy at its default budget; on \d+ cores of .+; 1 game\(s\) at a time$", result.stdout, re.M
+    )
+
+
+def test_the_match_table_needs_an_engine():
+    result = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "match_table.py")], cwd=REPO, capture_output=True, text=True
+    )
+
+    assert result.returncode == 2 and "name at least one engine" in result.stderr
