@@ -108,7 +108,8 @@ _LEVELS = {
 # Opening margins are in their evaluation's units: Hard's 16 is half a disc (the learned
 # evaluation counts in 1/32 of a disc), about what 3 was on the hand-written one.
 # On the compiled core the solvers reach further in a quarter of the time, and Hard's midgame search
-# prunes by ProbCut: HARD_SELECTIVITY standard deviations (docs/performance.md, "Othello: ProbCut").
+# prunes by ProbCut: HARD_SELECTIVITY standard deviations (docs/performance.md, "Issue #42: Othello's
+# ProbCut").
 HARD_SELECTIVITY = 1.5
 _COMPILED_LEVELS = {
     "medium": _LEVELS["medium"],
