@@ -97,6 +97,25 @@ if EXTERNAL_SITE:
         """The running site's own database: no test database is created (pytest_configure checked it)."""
         yield
 
+else:
+
+    @pytest.fixture(scope="session")
+    def django_db_setup(django_db_setup, django_db_blocker):
+        """pytest-django's test database, whose last sessions are ended before it is dropped.
+
+        database_sync_to_async's threads keep a connection each (CONN_MAX_AGE, below), which only
+        their own thread may close: PostgreSQL refused to drop the database ("being accessed by
+        other users", 14-42 sessions) and left it behind, with a warning, at the end of every run."""
+        yield
+        from django.db import connection
+
+        with django_db_blocker.unblock(), connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        connection.close()
+
 
 @pytest.fixture(scope="session")
 def services(django_db_setup):
