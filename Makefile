@@ -16,9 +16,10 @@ $(BIN)/uv:
 
 # --locked: install the lock as it is, and fail if uv.lock and pyproject.toml disagree. --inexact keeps
 # pip and uv themselves, the only packages in .venv that the lock does not list. --compile-bytecode:
-# uv, unlike pip, leaves the .pyc files to the first import, and where PYTHONDONTWRITEBYTECODE is set
-# (the machines this project is tested on set it) none is ever written, so every process the suite starts compiled
-# Django, Celery and redis-py from source again: 1.1 s of CPU each, about a tenth of the suite's CPU.
+# uv, unlike pip, leaves the .pyc files to the first import, and where PYTHONDONTWRITEBYTECODE is
+# set (the machines this project is tested on set it) none is ever written, so every process the
+# suite starts compiled Django, Celery and redis-py from source: 1.1 s of CPU each, about a tenth
+# of the suite's CPU.
 $(VENV)/.installed: pyproject.toml uv.lock Makefile | $(BIN)/uv
 	$(UV) sync --quiet --locked --inexact --extra test --compile-bytecode
 	touch $@
