@@ -232,7 +232,14 @@ def pytest_collection_modifyitems(config, items):
     # The heavy files first: `make test`'s processes take one file at a time in this order
     # (pytest-xdist, --dist loadfile), and a long file taken last leaves one process running it
     # alone while the others have finished (the axe sweep did: over two minutes at the end).
-    items.sort(key=lambda item: item.get_closest_marker("heavy") is None)
+    # Then those with processes of their own, and the in-process unit tests, files of a few
+    # seconds, fill the end.
+    items.sort(
+        key=lambda item: (
+            item.get_closest_marker("heavy") is None,
+            item.get_closest_marker("services") is None,
+        )
+    )
     # What talks to real workers through the broker: CI runs these again on RabbitMQ (.ci/run).
     for item in items:
         if "worker_broker" in getattr(item, "fixturenames", ()):

@@ -11,6 +11,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 BASE_DIR = Path(__file__).resolve().parents[2]
+# Fresh processes compiling the cores into empty caches: started with the suite's first files.
+pytestmark = pytest.mark.heavy
 
 
 def compile_cores(cache: Path, *games: str) -> subprocess.CompletedProcess:

@@ -21,6 +21,9 @@ import pytest
 from launch.processes import BASE_DIR, free_port
 
 UV = Path(sys.executable).with_name("uv")
+# A wheel built and installed into a fresh virtualenv: started with the suite's first files.
+pytestmark = pytest.mark.heavy
+
 APPS = ("config", "games", "accounts", "ratings", "chat", "tournaments", "api", "launch")
 
 
