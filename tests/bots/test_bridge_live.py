@@ -228,7 +228,9 @@ def test_the_bridge_plays_ataxx_over_uai_against_a_person_on_the_websocket(
     # The bot moved first: it made every odd ply (Ataxx passes are moves, 0000), the person the others.
     assert_plies(posted, game, range(1, game.ply + 1, 2))
     assert human.snapshot["moves"] == game.tokens  # the person saw every move of the bot
-    assert game.ply >= 10
+    # Moves both ways, over and over. Not ten plies: a person who always plays the first legal
+    # move can lose every piece to the engine sooner (nine plies, seen on a busy machine).
+    assert game.ply >= 5
     bridge_log = (logs / "bridge.log").read_text()
     assert f"challenge {refused} from alice: declined: game reversi is not one this bot plays" in bridge_log
     assert game_row(refused).status != Game.Status.ACTIVE
