@@ -80,3 +80,19 @@ def test_guesses_are_throttled_per_player_and_per_address_with_a_clear_message(
     # From elsewhere, carol is in.
     client.post(f"/tournaments/{private.pk}/join/", {"password": "owls"}, REMOTE_ADDR="192.0.2.5")
     assert private.participants.filter(user=carol).exists()
+
+
+def test_a_guess_refused_for_the_player_leaves_the_address_its_guesses(private, bob, carol, steps, settings):
+    settings.TOURNAMENTS_PASSWORD_GUESSES_PER_MINUTE = 2
+    for _ in range(2):
+        with pytest.raises(services.TournamentError, match="not the tournament's password"):
+            services.join(tournament_id=private.pk, user=bob, password="cats", address="203.0.113.7")
+    # Bob's third, from the café's address, is refused for bob, before any hashing...
+    with pytest.raises(services.TournamentError) as refused:
+        services.join(tournament_id=private.pk, user=bob, password="cats", address="198.51.100.1")
+    assert refused.value.code == "too_many_guesses"
+    # ...and carol at the café still has both her guesses there.
+    for _ in range(2):
+        with pytest.raises(services.TournamentError, match="not the tournament's password"):
+            services.join(tournament_id=private.pk, user=carol, password="cats", address="198.51.100.1")
+    assert steps.count("hash") == 4

@@ -78,11 +78,17 @@ def _registered(user) -> None:
 
 
 def _guess_allowed(user, address: str) -> bool:
-    """One more password guess for this player and this address (each guess costs a slow hash)."""
+    """One more password guess for this player and this address (each guess costs a slow hash).
+
+    A guess the player's limit refuses takes no slot from the address: counted on both, two
+    parallel guesses could each be the one over a different limit, and both were refused
+    (six guesses at once, two refused at a limit of five), as was the next person at that
+    address for a guess that was never hashed.
+    """
     limit = getattr(settings, "TOURNAMENTS_PASSWORD_GUESSES_PER_MINUTE", 5)
-    by_user = take_slot(f"tournament-password:user:{user.pk}", limit, 60)
-    by_address = not address or take_slot(f"tournament-password:address:{address}", limit, 60)
-    return by_user and by_address
+    if not take_slot(f"tournament-password:user:{user.pk}", limit, 60):
+        return False
+    return not address or take_slot(f"tournament-password:address:{address}", limit, 60)
 
 
 def _check_password_unlocked(tournament_id: int, user, password: str, address: str) -> str | None:
