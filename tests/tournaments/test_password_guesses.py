@@ -46,6 +46,18 @@ def steps(monkeypatch):
     return done
 
 
+def guess_wrong(tournament, user, address: str) -> None:
+    """A wrong password guess, hashed and refused as wrong (not as one too many)."""
+    with pytest.raises(services.TournamentError, match="not the tournament's password"):
+        services.join(tournament_id=tournament.pk, user=user, password="cats", address=address)
+
+
+def refused_as_one_too_many(tournament, user, address: str, password: str = "cats") -> None:
+    with pytest.raises(services.TournamentError) as refused:
+        services.join(tournament_id=tournament.pk, user=user, password=password, address=address)
+    assert refused.value.code == "too_many_guesses"
+
+
 def test_a_wrong_password_is_hashed_without_a_connection_and_never_takes_the_lock(private, bob, steps):
     with pytest.raises(services.TournamentError) as refused:
         services.join(tournament_id=private.pk, user=bob, password="cats", address="203.0.113.7")
@@ -63,12 +75,9 @@ def test_guesses_are_throttled_per_player_and_per_address_with_a_clear_message(
 ):
     settings.TOURNAMENTS_PASSWORD_GUESSES_PER_MINUTE = 5
     for _ in range(5):
-        with pytest.raises(services.TournamentError, match="not the tournament's password"):
-            services.join(tournament_id=private.pk, user=bob, password="cats", address="203.0.113.7")
+        guess_wrong(private, bob, "203.0.113.7")
     # The sixth is refused before any hashing, even with the right password, from anywhere.
-    with pytest.raises(services.TournamentError) as refused:
-        services.join(tournament_id=private.pk, user=bob, password="owls", address="198.51.100.1")
-    assert refused.value.code == "too_many_guesses"
+    refused_as_one_too_many(private, bob, "198.51.100.1", password="owls")
     assert steps.count("hash") == 5 and "lock" not in steps
     # Another player from the same address is refused too; the page says why.
     client.force_login(carol)
@@ -85,14 +94,10 @@ def test_guesses_are_throttled_per_player_and_per_address_with_a_clear_message(
 def test_a_guess_refused_for_the_player_leaves_the_address_its_guesses(private, bob, carol, steps, settings):
     settings.TOURNAMENTS_PASSWORD_GUESSES_PER_MINUTE = 2
     for _ in range(2):
-        with pytest.raises(services.TournamentError, match="not the tournament's password"):
-            services.join(tournament_id=private.pk, user=bob, password="cats", address="203.0.113.7")
+        guess_wrong(private, bob, "203.0.113.7")
     # Bob's third, from the café's address, is refused for bob, before any hashing...
-    with pytest.raises(services.TournamentError) as refused:
-        services.join(tournament_id=private.pk, user=bob, password="cats", address="198.51.100.1")
-    assert refused.value.code == "too_many_guesses"
+    refused_as_one_too_many(private, bob, "198.51.100.1")
     # ...and carol at the café still has both her guesses there.
     for _ in range(2):
-        with pytest.raises(services.TournamentError, match="not the tournament's password"):
-            services.join(tournament_id=private.pk, user=carol, password="cats", address="198.51.100.1")
+        guess_wrong(private, carol, "198.51.100.1")
     assert steps.count("hash") == 4
