@@ -16,6 +16,11 @@ child with the most visits. Two things the Python search does not do (issue
   proven win; selection takes a proven win at once and avoids proven losses,
   and the root plays a proven win or the best move not proven lost.
 
+Hard's search (``informed``, issue #42) adds three more: playouts that also
+avoid handing the opponent a board (``informed_rollout``), a heuristic backed
+up as minimax beside the playouts' average (``_uttt_fast_eval``), and the tree
+kept from one of its moves to the next (``_uttt_fast_tree``).
+
 The tree lives in flat arrays (children of a node in one block); random
 numbers come from a xorshift generator seeded by the caller's
 ``random.Random``, so a search that stops on its iteration count repeats
@@ -25,12 +30,14 @@ A position is ``boards`` (int64[20]: 9-bit X marks of boards 0-8, then O marks
 of boards 0-8, then the side to move and the last cell index, -1 at the
 start) plus ``won`` (int64[3]: boards won by X, won by O, closed).
 
-The core is three modules. This one is what ``games.ai.ultimate_ttt`` loads
+The core is five modules. This one is what ``games.ai.ultimate_ttt`` loads
 (``load_core("_uttt_fast")``): the conversion of an engine state, the tree
 search ``mcts``, its arrays kept per process (``Tree``) and ``search``; it
 re-exports what the players, tests and benchmarks use from
-``_uttt_fast_moves`` (the tables, ``moves``, ``play``, ``perft``) and
-``_uttt_fast_playout`` (``rollout``).
+``_uttt_fast_moves`` (the tables, ``moves``, ``play``, ``perft``),
+``_uttt_fast_playout`` (``rollout``; Hard's ``informed_rollout`` and ``informed_move``),
+``_uttt_fast_eval`` (Hard's ``heuristic``) and ``_uttt_fast_tree`` (``reroot``: Hard's
+next search starts from the subtree this one grew, two plies on).
 """
 
 from __future__ import annotations
@@ -39,22 +46,28 @@ import numpy as np
 from numba import njit
 
 from games.ai._bits import LOCK, clock, random_below
+from games.ai._uttt_fast_eval import heuristic
 from games.ai._uttt_fast_moves import FULL9, LAST, RUNNING, SIDE, moves, perft, play, result_code
-from games.ai._uttt_fast_playout import rollout
+from games.ai._uttt_fast_playout import informed_move, informed_rollout, rollout
+from games.ai._uttt_fast_tree import META_INFORMED, META_SIZE, META_USED, META_WON, reroot, two_plies_on
 from games.engines import ultimate_ttt as rules
 
 __all__ = [
     "LOCK",
     "RUNNING",
     "Tree",
+    "informed_move",
+    "informed_rollout",
     "mcts",
     "moves",
     "perft",
     "play",
+    "reroot",
     "result_code",
     "rollout",
     "search",
     "state_arrays",
+    "two_plies_on",
 ]
 
 
@@ -67,6 +80,10 @@ def state_arrays(state: rules.UltimateTTTState) -> tuple[np.ndarray, np.ndarray]
     boards[LAST] = state.last
     won = np.array([state.won_x, state.won_o, state.closed], np.int64)
     return boards, won
+
+
+# How far selection moves a child's playout average towards its backed-up heuristic (``informed``).
+MINIMAX_WEIGHT = 0.3
 
 
 @njit(cache=True)
@@ -87,21 +104,110 @@ def mcts(  # type: ignore[no-untyped-def]
     mover,
     terminal,
     proven,
+    heur,
+    meta,
     root_visits,
     root_value,
     root_proven,
+    reuse,
+    informed,
 ):
     """UCT from the root over ``root_moves``; per root move its visits, value and proof. Returns iterations done.
 
     ``proven[node]``: 1 when the side that moved into ``node`` wins from it with best play, -1 when it
     loses, 0 while unknown (a proven draw stays 0: the averages handle those well enough).
+
+    ``meta`` records the root the arrays hold (``_uttt_fast_tree``). With ``reuse`` a root two plies
+    below the last one starts from the subtree the last search grew there; its children are then
+    every legal move, and the counts are read for ``root_moves`` only.
+
+    ``informed`` is Hard's search: the playouts are ``informed_rollout``'s, not ``rollout``'s, and
+    each node also keeps ``heur``, ``_uttt_fast_eval.heuristic`` backed up as minimax over its
+    tried children; selection mixes it into the playouts' average (``MINIMAX_WEIGHT``).
     """
-    capacity = first_child.shape[0]
-    scratch = np.zeros(81, np.int64)
-    path = np.zeros(100, np.int64)
-    boards = root_boards.copy()
-    won = root_won.copy()
-    # The root: node 0, children 1..n in a shuffled order.
+    used = 0
+    if reuse:
+        used = reroot(
+            root_boards,
+            root_won,
+            first_child,
+            n_children,
+            n_tried,
+            visits,
+            value,
+            move,
+            mover,
+            terminal,
+            proven,
+            heur,
+            meta,
+            informed,
+        )
+    if used == 0:
+        used = _fresh_root(
+            root_boards,
+            root_moves,
+            rng,
+            first_child,
+            n_children,
+            n_tried,
+            visits,
+            value,
+            move,
+            mover,
+            terminal,
+            proven,
+        )
+    done = _grow(
+        root_boards,
+        root_won,
+        iterations,
+        deadline,
+        exploration,
+        rng,
+        first_child,
+        n_children,
+        n_tried,
+        visits,
+        value,
+        move,
+        mover,
+        terminal,
+        proven,
+        heur,
+        used,
+        meta,
+        informed,
+    )
+    for i in range(root_moves.shape[0]):
+        root_visits[i] = 0
+        root_value[i] = 0.0
+        root_proven[i] = 0
+    for node in range(first_child[0], first_child[0] + n_tried[0]):
+        for j in range(root_moves.shape[0]):
+            if root_moves[j] == move[node]:
+                root_visits[j] = visits[node]
+                root_value[j] = value[node]
+                root_proven[j] = proven[node]
+    return done
+
+
+@njit(cache=True)
+def _fresh_root(  # type: ignore[no-untyped-def]
+    root_boards,
+    root_moves,
+    rng,
+    first_child,
+    n_children,
+    n_tried,
+    visits,
+    value,
+    move,
+    mover,
+    terminal,
+    proven,
+):
+    """Node 0 as the root, its children ``root_moves`` in a shuffled order (nodes 1..n); nodes in use."""
     n_root = root_moves.shape[0]
     order = root_moves.copy()
     for i in range(n_root - 1, 0, -1):
@@ -124,7 +230,38 @@ def mcts(  # type: ignore[no-untyped-def]
         visits[node] = 0
         value[node] = 0.0
         proven[node] = 0
-    used = 1 + n_root
+    return 1 + n_root
+
+
+@njit(cache=True)
+def _grow(  # type: ignore[no-untyped-def]
+    root_boards,
+    root_won,
+    iterations,
+    deadline,
+    exploration,
+    rng,
+    first_child,
+    n_children,
+    n_tried,
+    visits,
+    value,
+    move,
+    mover,
+    terminal,
+    proven,
+    heur,
+    used,
+    meta,
+    informed,
+):
+    """The iterations from node 0 (``used`` nodes already in use); records the root, the nodes in use and
+    ``informed`` in ``meta``."""
+    capacity = first_child.shape[0]
+    scratch = np.zeros(81, np.int64)
+    path = np.zeros(100, np.int64)
+    boards = root_boards.copy()
+    won = root_won.copy()
     done = 0
     while done < iterations:
         if (done & 63) == 0 and clock() > deadline:
@@ -186,6 +323,8 @@ def mcts(  # type: ignore[no-untyped-def]
                 proven[node] = _proof_of(code, mover[node])
                 if code != RUNNING:
                     reward = code
+                if informed:
+                    heur[node] = _guess(boards, won, code, mover[node])
                 break
             log_n = np.log(visits[node])
             best = first_child[node]
@@ -194,7 +333,10 @@ def mcts(  # type: ignore[no-untyped-def]
                 if proven[child] > 0:
                     best = child  # a winning move for the side to move here: nothing else matters
                     break
-                score = value[child] / visits[child] + exploration * np.sqrt(log_n / visits[child])
+                mean = value[child] / visits[child]
+                if informed:
+                    mean += MINIMAX_WEIGHT * (heur[child] - mean)
+                score = mean + exploration * np.sqrt(log_n / visits[child])
                 if proven[child] < 0:
                     score -= 1e6  # chosen only when every move loses
                 if score > best_score:
@@ -205,12 +347,18 @@ def mcts(  # type: ignore[no-untyped-def]
             path[depth] = best
             node = best
         if reward < 0:
-            reward = rollout(boards, won, rng, scratch)
+            reward = (
+                informed_rollout(boards, won, rng, scratch)
+                if informed
+                else rollout(boards, won, rng, scratch)
+            )
         half = reward * 0.5
         for k in range(depth + 1):
             n = path[k]
             visits[n] += 1
             value[n] += half if mover[n] == 0 else 1.0 - half
+        if informed:
+            _back_up_guesses(path, depth, first_child, n_children, n_tried, heur)
         # Carry a new proof up the path, as far as it decides the parents.
         for k in range(depth, 0, -1):
             child = path[k]
@@ -231,14 +379,35 @@ def mcts(  # type: ignore[no-untyped-def]
             else:
                 break
         done += 1
-    for i in range(n_root):
-        node = 1 + i
-        for j in range(n_root):
-            if root_moves[j] == move[node]:
-                root_visits[j] = visits[node]
-                root_value[j] = value[node]
-                root_proven[j] = proven[node]
+    meta[:20] = root_boards
+    meta[META_WON:META_USED] = root_won
+    meta[META_USED] = used
+    meta[META_INFORMED] = informed
     return done
+
+
+@njit(cache=True)
+def _guess(boards: np.ndarray, won: np.ndarray, code: int, mover: int) -> float:
+    """A new node's ``heur``: its result if the game is over, else the heuristic, for ``mover``."""
+    if code == RUNNING:
+        return heuristic(boards, won, mover)
+    if code == 1:
+        return 0.5
+    return 1.0 if (code == 2) == (mover == 0) else 0.0
+
+
+@njit(cache=True)
+def _back_up_guesses(path, depth, first_child, n_children, n_tried, heur):  # type: ignore[no-untyped-def]
+    """Each node on the path above the new one gets the minimax of its tried children's guesses."""
+    for k in range(depth - 1, -1, -1):
+        node = path[k]
+        if n_children[node] <= 0:
+            continue
+        best = 0.0
+        for child in range(first_child[node], first_child[node] + n_tried[node]):
+            if heur[child] > best:
+                best = heur[child]
+        heur[node] = 1.0 - best
 
 
 @njit(cache=True)
@@ -251,14 +420,25 @@ def _proof_of(code: int, mover: int) -> int:
     return 0
 
 
-# first child, children, tried, visits, value, move, mover, terminal, proven (``mcts`` takes them in order)
+# first child, children, tried, visits, value, move, mover, terminal, proven, heur, meta (``mcts`` takes
+# them in order)
 TreeArrays = tuple[
-    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
 ]
 
 
 class Tree:
-    """The flat tree arrays, allocated once per process."""
+    """The flat tree arrays, allocated once per process, and the root they were last grown from (``meta``)."""
 
     capacity = 1 << 21
     _arrays: TreeArrays | None = None
@@ -277,6 +457,8 @@ class Tree:
                 np.zeros(size, np.int8),  # mover
                 np.zeros(size, np.int8),  # terminal
                 np.zeros(size, np.int8),  # proven
+                np.zeros(size, np.float64),  # heur: the heuristic backed up as minimax (Hard)
+                np.zeros(META_SIZE, np.int64),  # meta: the root, nodes in use (none yet)
             )
         return cls._arrays
 
@@ -289,10 +471,15 @@ def search(
     deadline: float,
     iterations: int | None,
     exploration: float = 1.0,
+    reuse: bool = False,
+    informed: bool = False,
 ) -> tuple[int, int, dict[int, int]]:
     """(best move, iterations done, visits per root move).
 
     The best move is a proven win if there is one, else the most visited move not proven lost.
+    ``reuse`` starts from what the last search in this process learnt of this position, when it
+    was two plies before it: the visits then count those playouts too. A search that stops on its
+    iteration count repeats itself only without it. ``informed``: Hard's search (see ``mcts``).
     """
     boards, won = state_arrays(state)
     candidates = np.array(root_moves, np.int64)
@@ -313,8 +500,10 @@ def search(
             root_visits,
             root_value,
             root_proven,
+            reuse=reuse,
+            informed=informed,
         )
-    if done == 0:
+    if not root_visits.any():
         return root_moves[0], 0, {}
     best = max(range(len(root_moves)), key=lambda i: (int(root_proven[i]), root_visits[i], root_value[i]))
     return root_moves[best], int(done), {m: int(v) for m, v in zip(root_moves, root_visits, strict=True)}

@@ -21,13 +21,11 @@ NTH9 = np.array(
 FULL9 = 511
 
 
-def _winning_cells(mine: int, free: int) -> int:
-    """The cells of ``free`` that complete a line of ``mine`` (a 9-bit mask)."""
-    return sum(1 << c for c in range(9) if free >> c & 1 and rules.WIN[mine | 1 << c])
-
-
-# WINNING9[mine, free]: the free cells where the side owning ``mine`` wins that small board.
-WINNING9 = np.array([[_winning_cells(m, f) for f in range(512)] for m in range(512)], np.int16)
+# LINES9[mine]: the cells that complete a line of ``mine`` (a 9-bit mask of one side's marks on a small
+# board); ``LINES9[mine] & free`` are the cells where that side wins the board now.
+LINES9 = np.array(
+    [sum(1 << c for c in range(9) if not m >> c & 1 and rules.WIN[m | 1 << c]) for m in range(512)], np.int64
+)
 SIDE, LAST = 18, 19
 WON_X, WON_O, CLOSED = 0, 1, 2
 RUNNING = -1

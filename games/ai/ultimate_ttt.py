@@ -5,7 +5,9 @@
   plays but leaves plenty of chances.
 * medium: takes a game-winning move, then a short Monte Carlo tree search.
 * hard: takes a game-winning move, refuses moves that let the opponent win at
-  once (when it can), then Monte Carlo tree search until the deadline.
+  once (when it can), then Monte Carlo tree search until the deadline, with
+  playouts that do not hand the opponent a board, starting from the tree its
+  last search grew when the game went on from there.
 
 The search runs on the engine's internals through ``UTTTAdapter``: moves are
 internal cell indexes (``9 * board + sub``), states the engine's own
@@ -71,8 +73,15 @@ def _search(
     root_moves: list[int],
     *,
     exploration: float = 1.0,
+    reuse: bool = False,
+    informed: bool = False,
 ) -> int:
-    """The UCT search's move: compiled when possible, else ``games.ai.mcts``."""
+    """The UCT search's move: compiled when possible, else ``games.ai.mcts``.
+
+    ``reuse``: the compiled search starts from its last tree when this position is two plies
+    below that tree's root (``games.ai._uttt_fast_tree``); ``informed``: its playouts avoid
+    handing the opponent a board (``games.ai._uttt_fast_playout.informed_rollout``).
+    """
     core = compiled_core()
     if core is not None:
         move: int
@@ -83,6 +92,8 @@ def _search(
             deadline=stop,
             iterations=iterations,
             exploration=exploration,
+            reuse=reuse,
+            informed=informed,
         )
         return move
     return search(UTTTAdapter, state, rng, deadline=stop, iterations=iterations, root_moves=root_moves).move
@@ -271,7 +282,13 @@ def choose(
     candidates = safe_moves(state, moves)
     if len(candidates) == 1:
         return CELL_TOKENS[candidates[0]]
-    return CELL_TOKENS[_search(state, rng, stop, iterations, candidates, exploration=HARD_EXPLORATION)]
+    # A search capped by its iterations (the tests') starts afresh, so that it repeats itself.
+    reuse = iterations is None
+    return CELL_TOKENS[
+        _search(
+            state, rng, stop, iterations, candidates, exploration=HARD_EXPLORATION, reuse=reuse, informed=True
+        )
+    ]
 
 
 __all__ = ["CELL_INDEX", "UTTTAdapter", "choose", "game_winning_cells", "legal_indexes", "safe_moves"]

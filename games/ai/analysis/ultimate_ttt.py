@@ -66,6 +66,8 @@ def compiled_root(state: UltimateTTTState, root_moves: list[int], iterations: in
             root_visits,
             root_value,
             root_proven,
+            reuse=False,  # a fresh tree: the analysis repeats itself for a seed
+            informed=False,  # the search its calibration was fitted with
         )
     # The core's solver proves some root moves won (1) or lost (-1) for the mover: exact values.
     for i, proof in enumerate(root_proven):

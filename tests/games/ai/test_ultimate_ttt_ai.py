@@ -161,6 +161,38 @@ def test_a_random_playout_always_reaches_the_end() -> None:
         assert ai.UTTTAdapter.rollout(state, rng) in (0.0, 0.5, 1.0)
 
 
+def _informed_moves(core, fen: str, seeds: int = 200) -> set[str]:
+    import numpy as np
+
+    boards, won = core.state_arrays(ENGINE.from_fen(fen))
+    return {
+        ai.CELL_TOKENS[core.informed_move(boards, won, np.array([2 * seed + 1], np.uint64))]
+        for seed in range(seeds)
+    }
+
+
+def test_hards_playouts_win_a_board_they_can_and_never_hand_one_over_when_they_need_not() -> None:
+    core = ai.compiled_core()
+    if core is None:
+        pytest.skip("numba is not available here")
+    assert _informed_moves(core, X_CAN_WIN) == {"i9"}
+    # Every safe cell of the centre board turns up, and only those.
+    assert _informed_moves(core, X_MUST_NOT_SEND_O_THERE) == SAFE_IN_THE_CENTRE
+
+
+def test_hards_playouts_reach_the_end_of_the_game() -> None:
+    core = ai.compiled_core()
+    if core is None:
+        pytest.skip("numba is not available here")
+    import numpy as np
+
+    rng = np.array([12345], np.uint64)
+    for state in random_positions(30, seed=8):
+        boards, won = core.state_arrays(state)
+        assert core.informed_rollout(boards, won, rng, np.zeros(81, np.int64)) in (0, 1, 2)
+        assert core.result_code(won) != core.RUNNING
+
+
 # X owns the top-left and top-middle boards and threatens i9 in the top-right one,
 # but is sent to the centre board. f4 sends O to the bottom-right board, whose
 # only free cell (i3) sends X back to the top-right one: i9 then wins. Every other
@@ -212,3 +244,141 @@ def test_the_compiled_search_alone_does_not_play_a_move_it_has_proven_lost() -> 
     for seed in range(5):
         move, _, _ = core.search(state, moves, seed, deadline=far(), iterations=2_000)
         assert move == CELL_INDEX["i9"]
+
+
+# ---------------------------------------------------------------------------
+# Hard's tree, kept between its moves
+
+
+def _tree_below(arrays, node: int) -> list[tuple]:
+    """The subtree of ``node``, depth first, as what the search knows of each node."""
+    first_child, n_children, n_tried, visits, value, move, mover, _, proven, heur, _ = arrays
+    rows, stack = [], [node]
+    while stack:
+        node = stack.pop()
+        children = int(n_children[node])
+        rows.append(
+            (int(move[node]), int(visits[node]), float(value[node]), int(proven[node]), int(n_tried[node]))
+        )
+        rows[-1] += (max(children, 0), int(mover[node]), float(heur[node]))
+        stack.extend(range(int(first_child[node]) + max(children, 0) - 1, int(first_child[node]) - 1, -1))
+    return rows
+
+
+def _searched_then_two_plies_on(core, iterations: int):
+    """Hard's search of a midgame position, then the position after its move and the reply it expected most."""
+    state = ENGINE.initial()
+    for token in ("e5", "e6", "e8", "d6", "b8"):
+        state = ENGINE.play(state, token)
+    moves = ai.legal_indexes(state)
+    move, _, _ = core.search(state, moves, 11, deadline=far(), iterations=iterations, informed=True)
+    arrays = [a.copy() for a in core.Tree.arrays()]
+    first_child, _, n_tried, visits, _, moves, *_ = arrays
+    ours = next(c for c in range(first_child[0], first_child[0] + n_tried[0]) if moves[c] == move)
+    replies = range(first_child[ours], first_child[ours] + n_tried[ours])
+    expected = max(replies, key=lambda c: visits[c])
+    later = ai.play_index(ai.play_index(state, move), int(moves[expected]))
+    return arrays, expected, later
+
+
+def test_hards_next_search_starts_from_the_subtree_its_last_search_grew() -> None:
+    core = ai.compiled_core()
+    if core is None:
+        pytest.skip("numba is not available here")
+    arrays, expected, later = _searched_then_two_plies_on(core, 30_000)
+    kept = _tree_below(arrays, expected)
+    assert len(kept) > 100
+
+    boards, won = core.state_arrays(later)
+    in_use = core.reroot(boards, won, *core.Tree.arrays(), informed=True)
+    # Every node of that subtree, moved to the front of the arrays with all it knew.
+    assert in_use == len(kept)
+    assert _tree_below(core.Tree.arrays(), 0) == kept
+
+
+def test_the_kept_playouts_count_for_the_next_move_and_another_game_starts_afresh() -> None:
+    core = ai.compiled_core()
+    if core is None:
+        pytest.skip("numba is not available here")
+    arrays, expected, later = _searched_then_two_plies_on(core, 30_000)
+    kept = int(arrays[3][expected])
+    moves = ai.legal_indexes(later)
+    _, done, visits = core.search(
+        later, moves, 5, deadline=far(), iterations=2_000, reuse=True, informed=True
+    )
+    # The root's own first visit is not a child's.
+    assert done == 2_000 and sum(visits.values()) == kept - 1 + 2_000
+
+    elsewhere = ENGINE.play(ENGINE.initial(), "a1")
+    _, done, visits = core.search(
+        elsewhere, ai.legal_indexes(elsewhere), 5, deadline=far(), iterations=2_000, reuse=True, informed=True
+    )
+    assert sum(visits.values()) == done == 2_000
+
+
+def test_hard_keeps_its_tree_only_where_the_game_went_on_from_it() -> None:
+    core = ai.compiled_core()
+    if core is None:
+        pytest.skip("numba is not available here")
+    _, expected, later = _searched_then_two_plies_on(core, 5_000)
+    boards, won = core.state_arrays(later)
+    meta = core.Tree.arrays()[-1].copy()
+    # The same marks with another last move (so another board to play in): nothing to keep.
+    assert core.two_plies_on(meta, boards, won) != (-1, -1)
+    boards[19] = (boards[19] + 1) % 81
+    assert core.two_plies_on(meta, boards, won) == (-1, -1)
+
+
+def test_a_tree_grown_without_hards_guesses_is_not_kept_for_hard() -> None:
+    core = ai.compiled_core()
+    if core is None:
+        pytest.skip("numba is not available here")
+    _, _, later = _searched_then_two_plies_on(core, 5_000)
+    boards, won = core.state_arrays(later)
+    assert core.reroot(boards, won, *core.Tree.arrays(), informed=False) == 0
+
+
+def test_every_node_of_hards_tree_holds_the_minimax_of_its_tried_moves_guesses() -> None:
+    core = ai.compiled_core()
+    if core is None:
+        pytest.skip("numba is not available here")
+    _searched_then_two_plies_on(core, 20_000)
+    first_child, n_children, n_tried, *_, heur, meta = core.Tree.arrays()
+    checked = 0
+    for node in range(int(meta[core.META_USED])):
+        if n_children[node] > 0 and n_tried[node] > 0:
+            tried = heur[first_child[node] : first_child[node] + n_tried[node]]
+            assert heur[node] == pytest.approx(1.0 - tried.max())
+            checked += 1
+    assert checked > 1_000
+
+
+def test_hards_guess_favours_boards_won_in_the_centre_and_two_in_a_line() -> None:
+    core = ai.compiled_core()
+    if core is None:
+        pytest.skip("numba is not available here")
+
+    import numpy as np
+
+    from games.engines.ultimate_ttt import WIN
+
+    def guess(boards: dict[int, str], side: int) -> float:
+        marks, won = np.zeros(20, np.int64), np.zeros(3, np.int64)
+        for b, text in boards.items():
+            x, o = (sum(1 << c for c, char in enumerate(text) if char == mark) for mark in "xo")
+            marks[b], marks[9 + b] = x, o
+            for owner, mine in enumerate((x, o)):
+                if WIN[mine]:
+                    won[owner] |= 1 << b
+            if WIN[x] or WIN[o] or x | o == 511:
+                won[2] |= 1 << b
+        return core.heuristic(marks, won, side)
+
+    centre = {4: "xxx......", 0: "oo.......", 8: "o.o......"}
+    assert guess(centre, 0) > 0.6
+    assert guess(centre, 0) + guess(centre, 1) == pytest.approx(1.0)
+    corner = {0: "xxx......", 4: "oo.......", 8: "o.o......"}
+    assert guess(centre, 0) > guess(corner, 0) > 0.5
+    two = {0: "xxx......", 8: "xxx......", 1: "oo.o.....", 3: "o.o.o...."}
+    two_blocked = {0: "xxx......", 8: "xxx......", 4: "ooo......", 1: "oo.o....."}
+    assert guess(two, 0) > guess(two_blocked, 0)
