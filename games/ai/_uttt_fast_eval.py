@@ -56,4 +56,4 @@ def heuristic(boards: np.ndarray, won: np.ndarray, side: int) -> float:
                 score += THREAT if owner == 0 else -THREAT
     if side == 1:
         score = -score
-    return 1.0 / (1.0 + np.exp(-SCALE * score))
+    return float(1.0 / (1.0 + np.exp(-SCALE * score)))

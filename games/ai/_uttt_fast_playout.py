@@ -91,10 +91,10 @@ def informed_move(boards: np.ndarray, won: np.ndarray, rng: np.ndarray) -> int:
         free = FULL9 & ~(boards[target] | boards[9 + target])
         wins = LINES9[boards[9 * side + target]] & free
         if wins:
-            return 9 * target + NTH9[wins, random_below(rng, POP9[wins])]
+            return int(9 * target + NTH9[wins, random_below(rng, POP9[wins])])
         quiet = free & ~gifts
         pick = quiet if quiet else free
-        return 9 * target + NTH9[pick, random_below(rng, POP9[pick])]
+        return int(9 * target + NTH9[pick, random_below(rng, POP9[pick])])
     return _anywhere(boards, closed, side, gifts, rng)
 
 
@@ -117,6 +117,6 @@ def _anywhere(boards: np.ndarray, closed: int, side: int, gifts: int, rng: np.nd
             free = FULL9 & ~(boards[b] | boards[9 + b])
             pick = LINES9[boards[9 * side + b]] & free if kind == 0 else free & ~gifts if kind == 1 else free
             if k < POP9[pick]:
-                return 9 * b + NTH9[pick, k]
+                return int(9 * b + NTH9[pick, k])
             k -= POP9[pick]
     return -1
