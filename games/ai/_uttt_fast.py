@@ -96,17 +96,7 @@ def mcts(  # type: ignore[no-untyped-def]
     deadline,
     exploration,
     rng,
-    first_child,
-    n_children,
-    n_tried,
-    visits,
-    value,
-    move,
-    mover,
-    terminal,
-    proven,
-    heur,
-    meta,
+    tree,
     root_visits,
     root_value,
     root_proven,
@@ -125,40 +115,15 @@ def mcts(  # type: ignore[no-untyped-def]
     ``informed`` is Hard's search: the playouts are ``informed_rollout``'s, not ``rollout``'s, and
     each node also keeps ``heur``, ``_uttt_fast_eval.heuristic`` backed up as minimax over its
     tried children; selection mixes it into the playouts' average (``MINIMAX_WEIGHT``).
+
+    ``tree`` is ``Tree.arrays()``: the nodes' arrays, then ``meta``.
     """
+    first_child, _, n_tried, visits, value, move, _, _, proven, _, _ = tree
     used = 0
     if reuse:
-        used = reroot(
-            root_boards,
-            root_won,
-            first_child,
-            n_children,
-            n_tried,
-            visits,
-            value,
-            move,
-            mover,
-            terminal,
-            proven,
-            heur,
-            meta,
-            informed,
-        )
+        used = reroot(root_boards, root_won, tree, informed)
     if used == 0:
-        used = _fresh_root(
-            root_boards,
-            root_moves,
-            rng,
-            first_child,
-            n_children,
-            n_tried,
-            visits,
-            value,
-            move,
-            mover,
-            terminal,
-            proven,
-        )
+        used = _fresh_root(root_boards, root_moves, rng, tree)
     done = grow(
         root_boards,
         root_won,
@@ -166,18 +131,8 @@ def mcts(  # type: ignore[no-untyped-def]
         deadline,
         exploration,
         rng,
-        first_child,
-        n_children,
-        n_tried,
-        visits,
-        value,
-        move,
-        mover,
-        terminal,
-        proven,
-        heur,
+        tree,
         used,
-        meta,
         informed,
     )
     for i in range(root_moves.shape[0]):
@@ -198,17 +153,10 @@ def _fresh_root(  # type: ignore[no-untyped-def]
     root_boards,
     root_moves,
     rng,
-    first_child,
-    n_children,
-    n_tried,
-    visits,
-    value,
-    move,
-    mover,
-    terminal,
-    proven,
+    tree,
 ):
     """Node 0 as the root, its children ``root_moves`` in a shuffled order (nodes 1..n); nodes in use."""
+    first_child, n_children, n_tried, visits, value, move, mover, terminal, proven, _, _ = tree
     n_root = root_moves.shape[0]
     order = root_moves.copy()
     for i in range(n_root - 1, 0, -1):
@@ -234,8 +182,8 @@ def _fresh_root(  # type: ignore[no-untyped-def]
     return 1 + n_root
 
 
-# first child, children, tried, visits, value, move, mover, terminal, proven, heur, meta (``mcts`` takes
-# them in order)
+# first child, children, tried, visits, value, move, mover, terminal, proven, heur, meta: ``mcts`` and
+# the modules below it take them as one tuple, ``tree``
 TreeArrays = tuple[
     np.ndarray,
     np.ndarray,
@@ -310,7 +258,7 @@ def search(
             deadline,
             exploration,
             rng,
-            *Tree.arrays(),
+            Tree.arrays(),
             root_visits,
             root_value,
             root_proven,

@@ -29,22 +29,13 @@ def grow(  # type: ignore[no-untyped-def]
     deadline,
     exploration,
     rng,
-    first_child,
-    n_children,
-    n_tried,
-    visits,
-    value,
-    move,
-    mover,
-    terminal,
-    proven,
-    heur,
+    tree,
     used,
-    meta,
     informed,
 ):
     """The iterations from node 0 (``used`` nodes already in use); records the root, the nodes in use and
-    ``informed`` in ``meta``."""
+    ``informed`` in ``meta`` (the last of ``tree``, ``_uttt_fast.Tree.arrays()``)."""
+    first_child, n_children, n_tried, visits, value, move, mover, terminal, proven, heur, meta = tree
     capacity = first_child.shape[0]
     scratch = np.zeros(81, np.int64)
     path = np.zeros(100, np.int64)

@@ -89,25 +89,16 @@ def _child(node: int, cell: int, first_child, n_children, n_tried, move) -> int:
 def reroot(  # type: ignore[no-untyped-def]
     boards,
     won,
-    first_child,
-    n_children,
-    n_tried,
-    visits,
-    value,
-    move,
-    mover,
-    terminal,
-    proven,
-    heur,
-    meta,
+    tree,
     informed,
 ):
     """Makes the node of ``boards`` two plies below the root the new root (node 0), keeping its subtree.
 
     Returns how many nodes are in use, or 0 where there is nothing to keep: another position,
     a reply the search never tried, a node not yet expanded or already solved, a tree grown by
-    the other kind of search (``informed``).
+    the other kind of search (``informed``). ``tree`` is ``_uttt_fast.Tree.arrays()``.
     """
+    first_child, n_children, n_tried, visits, value, move, mover, terminal, proven, heur, meta = tree
     if meta[META_INFORMED] != informed:
         return 0
     first, second = two_plies_on(meta, boards, won)
@@ -144,7 +135,7 @@ def reroot(  # type: ignore[no-untyped-def]
                 parent_block[blocks] = scan
                 blocks += 1
         scan += 1
-    _move_node(root, 0, first_child, n_children, n_tried, visits, value, move, mover, terminal, proven, heur)
+    _move_node(root, 0, tree)
     order = np.argsort(block_start[:blocks], kind="mergesort")
     new_start = np.empty(blocks, np.int64)
     free = 1
@@ -152,20 +143,7 @@ def reroot(  # type: ignore[no-untyped-def]
         b = order[i]
         start = block_start[b]
         for k in range(block_size[b]):
-            _move_node(
-                start + k,
-                free + k,
-                first_child,
-                n_children,
-                n_tried,
-                visits,
-                value,
-                move,
-                mover,
-                terminal,
-                proven,
-                heur,
-            )
+            _move_node(start + k, free + k, tree)
         new_start[b] = free
         owner = parent_block[b]
         # The owner's block began earlier, so it has already moved.
@@ -180,9 +158,8 @@ def reroot(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _move_node(  # type: ignore[no-untyped-def]
-    source, target, first_child, n_children, n_tried, visits, value, move, mover, terminal, proven, heur
-):
+def _move_node(source, target, tree):  # type: ignore[no-untyped-def]
+    first_child, n_children, n_tried, visits, value, move, mover, terminal, proven, heur, _ = tree
     first_child[target] = first_child[source]
     n_children[target] = n_children[source]
     n_tried[target] = n_tried[source]

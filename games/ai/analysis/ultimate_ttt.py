@@ -62,7 +62,7 @@ def compiled_root(state: UltimateTTTState, root_moves: list[int], iterations: in
             NO_DEADLINE,
             1.0,
             rng,
-            *core.Tree.arrays(),
+            core.Tree.arrays(),
             root_visits,
             root_value,
             root_proven,

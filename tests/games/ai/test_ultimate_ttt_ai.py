@@ -290,7 +290,7 @@ def test_hards_next_search_starts_from_the_subtree_its_last_search_grew() -> Non
     assert len(kept) > 100
 
     boards, won = core.state_arrays(later)
-    in_use = core.reroot(boards, won, *core.Tree.arrays(), informed=True)
+    in_use = core.reroot(boards, won, core.Tree.arrays(), informed=True)
     # Every node of that subtree, moved to the front of the arrays with all it knew.
     assert in_use == len(kept)
     assert _tree_below(core.Tree.arrays(), 0) == kept
@@ -335,7 +335,7 @@ def test_a_tree_grown_without_hards_guesses_is_not_kept_for_hard() -> None:
         pytest.skip("numba is not available here")
     _, _, later = _searched_then_two_plies_on(core, 5_000)
     boards, won = core.state_arrays(later)
-    assert core.reroot(boards, won, *core.Tree.arrays(), informed=False) == 0
+    assert core.reroot(boards, won, core.Tree.arrays(), informed=False) == 0
 
 
 def test_every_node_of_hards_tree_holds_the_minimax_of_its_tried_moves_guesses() -> None:
