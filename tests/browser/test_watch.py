@@ -246,12 +246,19 @@ def test_a_correspondence_game_reads_three_days_on_the_watch_list_at_both_sizes(
         expect(cell).to_have_text(label)
         expect(cell).to_be_visible()
         # On one line ("3" above "days" on a phone reads as two things), inside the screen, and the page
-        # never scrolls sideways.
-        lines = cell.evaluate(
-            "(td) => { const r = document.createRange(); r.selectNodeContents(td); return r.getClientRects().length; }"
+        # never scrolls sideways. Measured in one evaluation: the socket's list rebuilds its rows, and a
+        # cell found first and measured next may have left the page meanwhile (no box, zero lines).
+        lines, box = page.evaluate(
+            """(selector) => {
+                const td = document.querySelector(selector);
+                const text = document.createRange();
+                text.selectNodeContents(td);
+                const box = td.getBoundingClientRect();
+                return [text.getClientRects().length, { x: box.x, width: box.width }];
+            }""",
+            f"{row} .time-control",
         )
         assert lines == 1, (viewer, lines)
-        box = cell.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], (viewer, box)
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], viewer
         screenshot(page, f"watch-correspondence-{viewer}")
