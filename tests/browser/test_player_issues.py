@@ -521,8 +521,10 @@ def test_every_board_in_every_language_fits_both_sizes(new_context, user_factory
     """Screenshots of each board after a few moves, 1280x800 and 360x740, in each language.
 
     The five games are played once, by a registered player (a guest may have only two under
-    way), and each page is then loaded in each language at each size: the same pages as a
-    game per language and size, in a twentieth of the games (issue #39)."""
+    way), and each page is then loaded in each language at a phone's size and widened to a
+    laptop's, as a window is (the pages follow a change of width themselves, which the axe sweep
+    relies on too): the same pages as a game per language and size, in a twentieth of the games
+    and half the page loads (issue #39)."""
     page = new_context(viewport=DESKTOP, session_cookie=login_session(user_factory("lena"))).new_page()
     boards = {}
     for game in BOARDS:
@@ -541,10 +543,11 @@ def test_every_board_in_every_language_fits_both_sizes(new_context, user_factory
             with page.expect_navigation():
                 page.select_option("#lang-select", lang)
         for game, url in boards.items():
-            for viewport, size in ((DESKTOP, "desktop"), (PHONE, "phone")):
+            for viewport, size in ((PHONE, "phone"), (DESKTOP, "desktop")):
                 page.set_viewport_size(viewport)
-                open_game(page, url)  # laid out from the start at this size, as a phone loads it
-                wait_my_turn_or_over(page)
+                if size == "phone":
+                    open_game(page, url)  # laid out from the start at a phone's size, as a phone loads it
+                    wait_my_turn_or_over(page)
                 expect(page.locator("html")).to_have_attribute("lang", lang)
                 assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], (
                     game,
