@@ -63,6 +63,13 @@ def stop_daphnes_started_after(count: int) -> None:
                 proc.wait()
 
 
+# The queues whose tasks never search: production's "live" worker and its background tasks (ratings,
+# mail, the sweeps) in one process. A worker on these alone loads no compiled core
+# (config/celery.py): a second of CPU less a start, for the fault stories in which nobody plays
+# the computer, which start a worker again after each kill (issue #39).
+QUEUES_WITHOUT_SEARCH = ("live", "background")
+
+
 class Services:
     def __init__(self) -> None:
         self.procs: list[subprocess.Popen] = []

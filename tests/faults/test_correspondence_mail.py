@@ -21,6 +21,7 @@ from launch.processes import free_port
 from tests.faults.test_kill import BACK_WITHIN, runs_finished, within
 from tests.mail import Inbox
 from tests.people import me
+from tests.processes import QUEUES_WITHOUT_SEARCH
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -65,7 +66,7 @@ def test_a_mail_whose_worker_was_killed_mid_delivery_is_sent_once_by_the_next_wo
         )
         play.join_game(game_id=created.pk, identity=me(bob), token=created.invite_token)
 
-        services.start_worker(database_url_for_processes, beat=True, **mail_env)
+        services.start_worker(database_url_for_processes, beat=True, queues=QUEUES_WITHOUT_SEARCH, **mail_env)
         assert handler.first_arrived.wait(30), (
             "the worker's sweep never reached the mail server\n" + services.tail()
         )
@@ -73,7 +74,7 @@ def test_a_mail_whose_worker_was_killed_mid_delivery_is_sent_once_by_the_next_wo
         handler.release.set()
         assert not TurnMail.objects.exists(), "a mail never handed over is not recorded as sent"
 
-        services.start_worker(database_url_for_processes, beat=True, **mail_env)
+        services.start_worker(database_url_for_processes, beat=True, queues=QUEUES_WITHOUT_SEARCH, **mail_env)
         services.wait_for_worker()
         within(BACK_WITHIN, lambda: not handler.mails.empty(), "the mail", services)
         # Three more sweeps (one a second), none of which may send it again.

@@ -26,8 +26,10 @@ from games import services as play
 from games.live import presence
 from games.models import Game, Move
 from games.services import queue
+from launch.processes import ALL_QUEUES
 from ratings.models import AppliedGame, RatingChange
 from tests.people import me
+from tests.processes import QUEUES_WITHOUT_SEARCH
 
 pytestmark = [pytest.mark.heavy, pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -45,12 +47,24 @@ FAULT_SETTINGS = {
 
 @pytest.fixture
 def fault_worker(services, worker_broker, database_url_for_processes, settings):
-    """A worker with embedded beat, restartable: ``restart()`` returns when it answers again."""
+    """A worker with embedded beat, restartable: ``restart()`` returns when it answers again.
+
+    On every queue; a story in which nobody plays the computer takes ``fault_worker_without_search``."""
+    yield from _restartable_worker(services, database_url_for_processes, settings, ALL_QUEUES)
+
+
+@pytest.fixture
+def fault_worker_without_search(services, worker_broker, database_url_for_processes, settings):
+    """``fault_worker`` on the queues where nothing searches: no compiled core to load at each start."""
+    yield from _restartable_worker(services, database_url_for_processes, settings, QUEUES_WITHOUT_SEARCH)
+
+
+def _restartable_worker(services, database_url_for_processes, settings, queues: tuple[str, ...]):
     settings.GAMES_DRAW_OFFER_SECONDS = int(FAULT_SETTINGS["GAMES_DRAW_OFFER_SECONDS"])
 
     class Worker:
         def start(self) -> float:
-            services.start_worker(database_url_for_processes, beat=True, **FAULT_SETTINGS)
+            services.start_worker(database_url_for_processes, beat=True, queues=queues, **FAULT_SETTINGS)
             services.wait_for_worker()
             return time.monotonic()
 
@@ -115,7 +129,7 @@ def test_the_computers_move_survives_a_worker_killed_while_thinking(fault_worker
 
 
 def test_a_draw_offer_lapses_although_the_worker_holding_its_timer_was_killed(
-    fault_worker, services, user_factory
+    fault_worker_without_search, services, user_factory
 ):
     alice, bob = user_factory("alice"), user_factory("bob")
     game = play.create_human_game(
@@ -125,8 +139,8 @@ def test_a_draw_offer_lapses_although_the_worker_holding_its_timer_was_killed(
     play.offer_draw(game_id=game.pk, identity=me(alice))
     offered = time.monotonic()
     time.sleep(0.3)  # the lapse task is now held by the worker, waiting for its countdown
-    fault_worker.kill()
-    back = fault_worker.restart()
+    fault_worker_without_search.kill()
+    back = fault_worker_without_search.restart()
     lapse_due = offered + int(FAULT_SETTINGS["GAMES_DRAW_OFFER_SECONDS"])
     done = within(
         BACK_WITHIN + 5,
@@ -142,16 +156,18 @@ def wipe_the_sites_redis(services) -> None:
     redis.Redis.from_url(services.ensure_redis()).flushdb()
 
 
-def test_a_rating_is_applied_exactly_once_though_its_message_was_lost(fault_worker, services, user_factory):
+def test_a_rating_is_applied_exactly_once_though_its_message_was_lost(
+    fault_worker_without_search, services, user_factory
+):
     alice, bob = user_factory("alice"), user_factory("bob")
     game = play.create_human_game(
         identity=me(alice), game="ataxx", kind=Game.Kind.INVITE_LINK, side=0, minutes=5
     )
     play.join_game(game_id=game.pk, identity=me(bob), token=game.invite_token)
-    fault_worker.kill()  # the rating task of the resignation below finds no worker...
+    fault_worker_without_search.kill()  # the rating task of the resignation below finds no worker...
     play.resign(game_id=game.pk, identity=me(bob))
     wipe_the_sites_redis(services)  # ...and, on a Redis broker, is wiped before one comes back
-    fault_worker.restart(after=0.5)
+    fault_worker_without_search.restart(after=0.5)
     within(
         BACK_WITHIN + 10, lambda: AppliedGame.objects.filter(game_id=game.pk).exists(), "the rating", services
     )

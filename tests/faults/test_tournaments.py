@@ -17,6 +17,7 @@ from games import services as play
 from games.models import Game
 from tests.faults.test_kill import BACK_WITHIN, FAULT_SETTINGS, within
 from tests.people import me
+from tests.processes import QUEUES_WITHOUT_SEARCH
 from tests.tournaments.conftest import arena
 from tournaments import presence
 from tournaments import services as director
@@ -34,7 +35,7 @@ def _arena_worker(services, database_url_for_processes, settings, *, sweep_secon
 
     class Worker:
         def start(self) -> None:
-            services.start_worker(database_url_for_processes, beat=True, **env)
+            services.start_worker(database_url_for_processes, beat=True, queues=QUEUES_WITHOUT_SEARCH, **env)
             services.wait_for_worker()
 
         def kill(self) -> None:
