@@ -141,3 +141,20 @@ def test_the_players_settings_take_effect_on_the_board(new_context, user_factory
     fill = page.eval_on_selector(".cell-bg", "n => getComputedStyle(n).fill")
     assert fill == "rgb(31, 111, 139)"  # ocean's board colour
     screenshot(page, "reversi-dark-ocean-desktop")
+
+
+@pytest.mark.page_only
+@pytest.mark.parametrize(
+    ("motion", "animations"), [("no-preference", {"placed", "flip"}), ("reduce", {"none"})]
+)
+def test_discs_turn_at_once_for_a_player_whose_system_asks_for_less_motion(new_context, motion, animations):
+    """WCAG 2.3.3: with prefers-reduced-motion, a placed disc and the discs it turns over change without
+    moving; without it they still pop in and flip."""
+    page = new_context(reduced_motion=motion).new_page()
+    start_game_from_home(page, "reversi", opponent="computer", clock="untimed", side="0")
+    page.click('[data-cell="d3"]')  # places d3 and turns d4 over
+    page.wait_for_function("() => document.querySelectorAll('.disc.flip').length > 0")
+    shown = page.evaluate(
+        "() => [...document.querySelectorAll('.disc.placed, .disc.flip')].map((d) => getComputedStyle(d).animationName)"
+    )
+    assert set(shown) == animations, shown
