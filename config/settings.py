@@ -171,6 +171,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.site_user",
                 "games.context_processors.your_move",
+                "config.js_catalog.javascript_catalog_url",
             ],
         },
     },

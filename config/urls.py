@@ -6,11 +6,11 @@ from django.contrib import admin
 from django.http import HttpRequest, HttpResponsePermanentRedirect
 from django.templatetags.static import static
 from django.urls import include, path
-from django.views.i18n import JavaScriptCatalog
 from django.views.static import serve
 
 from accounts import views as accounts_views
 from api.api import api
+from config import js_catalog
 from config.health import healthz
 
 # The admin signs in through the site's own login page, which allauth throttles
@@ -36,7 +36,8 @@ urlpatterns = [
     path("favicon.ico", favicon),
     # Django's language menu, wrapped: a player's account remembers the choice for their mails.
     path("i18n/setlang/", accounts_views.set_language, name="set_language"),
-    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    # The translations for the pages' scripts, one cacheable address per language (config/js_catalog.py).
+    path("jsi18n/<str:language>.<str:digest>.js", js_catalog.javascript_catalog, name="javascript-catalog"),
     path(settings.ADMIN_PATH, admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("api/", api.urls),

@@ -57,11 +57,17 @@ def test_a_board_page_and_a_rules_page_are_translated(client, lang):
     assert translated("If you have no legal move, the site passes for you automatically.", lang) in rules
 
 
+def catalogue_address(page: str) -> str:
+    found = re.search(r'<script src="(/jsi18n/[^"]+)"></script>', page)
+    assert found, "the page loads the JavaScript catalogue"
+    return found[1]
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_javascript_catalogue_carries_the_board_texts(client, lang):
     switch(client, lang)
-    catalogue = client.get("/jsi18n/").content.decode()
+    catalogue = client.get(catalogue_address(client.get("/").content.decode())).content.decode()
     po = (LOCALE / lang / "LC_MESSAGES" / "djangojs.po").read_text()
     entry = re.search(r'msgid "Your move\."\nmsgstr "(.+)"', po)
     assert entry, "the board's 'Your move.' has a translation"
@@ -140,5 +146,32 @@ def test_the_watch_page_is_translated(client, lang):
         "No game is being played right now.",
     ):
         assert translated(text, lang) in page
-    catalogue = client.get("/jsi18n/").content.decode()
+    catalogue = client.get(catalogue_address(page)).content.decode()
     assert "%(count)s watching" in catalogue, "the spectator count's words reach the page's script"
+
+
+@pytest.mark.django_db
+def test_a_browser_keeps_the_javascript_catalogue_and_a_language_switch_asks_for_another(client):
+    """Every page loads the catalogue: it is kept for a year, under an address that names its
+    language and its content, so it is fetched once, not on every page view (50-60 KB in Hindi,
+    Bengali and Greek), and never read stale after a switch of language or a release."""
+    english = catalogue_address(client.get("/").content.decode())
+    assert english == catalogue_address(client.get("/rules/reversi/").content.decode())
+    response = client.get(english)
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/javascript")
+    assert response["Cache-Control"] == "public, max-age=31536000, immutable"
+    switch(client, "hi")
+    hindi = catalogue_address(client.get("/").content.decode())
+    assert hindi.startswith("/jsi18n/hi.") and english.startswith("/jsi18n/en.")
+    assert client.get(hindi).content != response.content, "the Hindi catalogue, not the English one"
+    # The same address answers the same in any language the request is in: the address decides.
+    assert client.get(english).content == response.content
+
+
+@pytest.mark.django_db
+def test_a_page_from_before_a_release_is_sent_on_to_the_current_catalogue(client):
+    current = catalogue_address(client.get("/").content.decode())
+    old = client.get("/jsi18n/en.000000000000.js")
+    assert old.status_code == 302 and old["Location"] == current
+    assert "max-age=31536000" not in old.get("Cache-Control", "")
+    assert client.get("/jsi18n/xx.000000000000.js").status_code == 404

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -239,7 +240,7 @@ def test_a_greek_player_reads_her_waiting_correspondence_seek_in_greek_on_the_pa
     home = client.get("/").content.decode()
     assert "Αναμονή για παιχνίδι δι' αλληλογραφίας:" in home and "1 ημέρα ανά κίνηση." in home
     assert "Φιλικό, χωρίς αλλαγή βαθμολογίας." in home and "Μένει ανοιχτή" in home
-    catalogue = client.get("/jsi18n/").content.decode()
+    catalogue = client.get(re.search(r'<script src="(/jsi18n/el\.[^"]+)"', home)[1]).content.decode()
     # The script's strings (home.js, notify.js) are in the Greek catalogue, translated.
     for greek in ("%(days)s ημέρες ανά κίνηση.", "Μένει ανοιχτή", "εναντίον του/της %(who)s ξεκίνησε"):
         assert json.dumps(greek)[1:-1] in catalogue or greek in catalogue
