@@ -8,7 +8,7 @@ child with the most visits. Two things the Python search does not do (issue
 #28: against mcthouacbb/uttt's alpha-beta the plain search lost on tactics):
 
 * the playouts win a small board whenever the board they are sent to allows
-  it (``rollout``), so a board one move from being won is not given away at
+  it (``random_move``), so a board one move from being won is not given away at
   random in half the playouts; otherwise the moves stay uniformly random;
 * an MCTS-Solver (Winands, Björnsson and Saito 2008): a won game marks its
   node proven, a node with a proven-winning child is a proven loss for the
@@ -17,7 +17,7 @@ child with the most visits. Two things the Python search does not do (issue
   and the root plays a proven win or the best move not proven lost.
 
 Hard's search (``informed``, issue #42) adds three more: playouts that also
-avoid handing the opponent a board (``informed_rollout``), a heuristic backed
+avoid handing the opponent a board (``informed_move``), a heuristic backed
 up as minimax beside the playouts' average (``_uttt_fast_eval``), and the tree
 kept from one of its moves to the next (``_uttt_fast_tree``).
 
@@ -36,7 +36,7 @@ search ``mcts`` (its iterations are ``_uttt_fast_search.grow``), its arrays kept
 per process (``Tree``) and ``search``; it
 re-exports what the players, tests and benchmarks use from
 ``_uttt_fast_moves`` (the tables, ``moves``, ``play``, ``perft``),
-``_uttt_fast_playout`` (``rollout``; Hard's ``informed_rollout`` and ``informed_move``),
+``_uttt_fast_playout`` (``playout`` with ``random_move`` or Hard's ``informed_move``),
 ``_uttt_fast_eval`` (Hard's ``heuristic``) and ``_uttt_fast_tree`` (``reroot``: Hard's
 next search starts from the subtree this one grew, two plies on).
 """
@@ -49,7 +49,7 @@ from numba import njit
 from games.ai._bits import LOCK, random_below
 from games.ai._uttt_fast_eval import heuristic
 from games.ai._uttt_fast_moves import FULL9, LAST, RUNNING, SIDE, moves, perft, play, result_code
-from games.ai._uttt_fast_playout import informed_move, informed_rollout, rollout
+from games.ai._uttt_fast_playout import informed_move, playout, random_move
 from games.ai._uttt_fast_search import MINIMAX_WEIGHT, grow
 from games.ai._uttt_fast_tree import META_SIZE, META_USED, reroot, two_plies_on
 from games.engines import ultimate_ttt as rules
@@ -62,14 +62,14 @@ __all__ = [
     "Tree",
     "heuristic",
     "informed_move",
-    "informed_rollout",
     "mcts",
     "moves",
     "perft",
     "play",
+    "playout",
+    "random_move",
     "reroot",
     "result_code",
-    "rollout",
     "search",
     "state_arrays",
     "two_plies_on",
@@ -112,7 +112,7 @@ def mcts(  # type: ignore[no-untyped-def]
     below the last one starts from the subtree the last search grew there; its children are then
     every legal move, and the counts are read for ``root_moves`` only.
 
-    ``informed`` is Hard's search: the playouts are ``informed_rollout``'s, not ``rollout``'s, and
+    ``informed`` is Hard's search: the playouts' moves are ``informed_move``'s, not ``random_move``'s, and
     each node also keeps ``heur``, ``_uttt_fast_eval.heuristic`` backed up as minimax over its
     tried children; selection mixes it into the playouts' average (``MINIMAX_WEIGHT``).
 

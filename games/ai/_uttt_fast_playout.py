@@ -1,5 +1,5 @@
-"""Compiled Ultimate Tic-Tac-Toe, the playouts: ``rollout`` and Hard's ``informed_rollout`` (their random
-numbers from ``games.ai._bits``).
+"""Compiled Ultimate Tic-Tac-Toe, the playouts: ``playout`` with ``random_move`` or Hard's ``informed_move``
+(their random numbers from ``games.ai._bits``).
 
 Part of the compiled Ultimate Tic-Tac-Toe core: ``games.ai._uttt_fast`` loads it
 and has the map of the parts.
@@ -26,47 +26,43 @@ from games.ai._uttt_fast_moves import (
 
 
 @njit(cache=True)
-def rollout(boards: np.ndarray, won: np.ndarray, rng: np.ndarray, scratch: np.ndarray) -> int:
-    """Random moves to the end (in place), but a small board that can be won is won; side 0's reward doubled."""
+def playout(boards: np.ndarray, won: np.ndarray, rng: np.ndarray, informed: bool) -> int:  # noqa: FBT001 (numba: no keyword-only arguments)
+    """Moves to the end (in place), ``random_move``'s or Hard's ``informed_move``'s; side 0's reward doubled."""
     while True:
         code = result_code(won)
         if code != RUNNING:
             return code
-        closed = won[CLOSED]
-        last = boards[LAST]
-        target = last % 9
-        if last >= 0 and not (closed >> target) & 1:
-            free = FULL9 & ~(boards[target] | boards[9 + target])
-            wins = LINES9[boards[9 * boards[SIDE] + target]] & free
-            if wins:
-                index = 9 * target + NTH9[wins, random_below(rng, POP9[wins])]
-            else:
-                index = 9 * target + NTH9[free, random_below(rng, POP9[free])]
-        else:
-            total = 0
-            for b in range(9):
-                if not (closed >> b) & 1:
-                    total += POP9[FULL9 & ~(boards[b] | boards[9 + b])]
-            k = random_below(rng, total)
-            index = -1
-            for b in range(9):
-                if not (closed >> b) & 1:
-                    free = FULL9 & ~(boards[b] | boards[9 + b])
-                    if k < POP9[free]:
-                        index = 9 * b + NTH9[free, k]
-                        break
-                    k -= POP9[free]
-        play(boards, won, index)
+        play(boards, won, informed_move(boards, won, rng) if informed else random_move(boards, won, rng))
 
 
 @njit(cache=True)
-def informed_rollout(boards: np.ndarray, won: np.ndarray, rng: np.ndarray, scratch: np.ndarray) -> int:
-    """Hard's playouts: ``informed_move`` to the end (in place); side 0's reward doubled."""
-    while True:
-        code = result_code(won)
-        if code != RUNNING:
-            return code
-        play(boards, won, informed_move(boards, won, rng))
+def random_move(boards: np.ndarray, won: np.ndarray, rng: np.ndarray) -> int:
+    """A random move, but a small board that can be won is won."""
+    closed = won[CLOSED]
+    last = boards[LAST]
+    target = last % 9
+    if last >= 0 and not (closed >> target) & 1:
+        free = FULL9 & ~(boards[target] | boards[9 + target])
+        wins = LINES9[boards[9 * boards[SIDE] + target]] & free
+        if wins:
+            index = 9 * target + NTH9[wins, random_below(rng, POP9[wins])]
+        else:
+            index = 9 * target + NTH9[free, random_below(rng, POP9[free])]
+    else:
+        total = 0
+        for b in range(9):
+            if not (closed >> b) & 1:
+                total += POP9[FULL9 & ~(boards[b] | boards[9 + b])]
+        k = random_below(rng, total)
+        index = -1
+        for b in range(9):
+            if not (closed >> b) & 1:
+                free = FULL9 & ~(boards[b] | boards[9 + b])
+                if k < POP9[free]:
+                    index = 9 * b + NTH9[free, k]
+                    break
+                k -= POP9[free]
+    return int(index)
 
 
 @njit(cache=True)
@@ -74,7 +70,7 @@ def informed_move(boards: np.ndarray, won: np.ndarray, rng: np.ndarray) -> int:
     """A playout's move that wins a small board where it can, else gives nothing away where it can.
 
     Nothing given away: the opponent is not sent to a board they win at once, nor to a closed one
-    (a free choice). Among the moves left the choice is uniform. Against ``rollout``'s random moves
+    (a free choice). Among the moves left the choice is uniform. Against ``random_move``'s choice
     (which only win boards), these playouts cost a third more and score 57 % rather than 51 %
     against mcthouacbb/uttt (docs/performance.md, issue #42).
     """

@@ -14,7 +14,7 @@ from numba import njit
 from games.ai._bits import clock, random_below
 from games.ai._uttt_fast_eval import heuristic
 from games.ai._uttt_fast_moves import RUNNING, SIDE, moves, play, result_code
-from games.ai._uttt_fast_playout import informed_rollout, rollout
+from games.ai._uttt_fast_playout import playout
 from games.ai._uttt_fast_tree import META_INFORMED, META_USED, META_WON
 
 # How far selection moves a child's playout average towards its backed-up heuristic (``informed``).
@@ -126,11 +126,7 @@ def grow(  # type: ignore[no-untyped-def]
             path[depth] = best
             node = best
         if reward < 0:
-            reward = (
-                informed_rollout(boards, won, rng, scratch)
-                if informed
-                else rollout(boards, won, rng, scratch)
-            )
+            reward = playout(boards, won, rng, informed)
         half = reward * 0.5
         for k in range(depth + 1):
             n = path[k]

@@ -80,7 +80,7 @@ def _search(
 
     ``reuse``: the compiled search starts from its last tree when this position is two plies
     below that tree's root (``games.ai._uttt_fast_tree``); ``informed``: its playouts avoid
-    handing the opponent a board (``games.ai._uttt_fast_playout.informed_rollout``).
+    handing the opponent a board (``games.ai._uttt_fast_playout.informed_move``).
     """
     core = compiled_core()
     if core is not None:
