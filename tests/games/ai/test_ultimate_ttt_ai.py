@@ -62,6 +62,15 @@ X_MUST_NOT_SEND_O_THERE = position(
 SAFE_IN_THE_CENTRE = {"d5", "e5", "f5", "d4", "e4", "f4"}
 
 
+@pytest.fixture
+def core():
+    """The compiled core (numba), or the test is skipped where numba is not available."""
+    found = ai.compiled_core()
+    if found is None:
+        pytest.skip("numba is not available here")
+    return found
+
+
 def far() -> float:
     return time.perf_counter() + 60.0
 
@@ -171,19 +180,13 @@ def _informed_moves(core, fen: str, seeds: int = 200) -> set[str]:
     }
 
 
-def test_hards_playouts_win_a_board_they_can_and_never_hand_one_over_when_they_need_not() -> None:
-    core = ai.compiled_core()
-    if core is None:
-        pytest.skip("numba is not available here")
+def test_hards_playouts_win_a_board_they_can_and_never_hand_one_over_when_they_need_not(core) -> None:
     assert _informed_moves(core, X_CAN_WIN) == {"i9"}
     # Every safe cell of the centre board turns up, and only those.
     assert _informed_moves(core, X_MUST_NOT_SEND_O_THERE) == SAFE_IN_THE_CENTRE
 
 
-def test_hards_playouts_reach_the_end_of_the_game() -> None:
-    core = ai.compiled_core()
-    if core is None:
-        pytest.skip("numba is not available here")
+def test_hards_playouts_reach_the_end_of_the_game(core) -> None:
     import numpy as np
 
     rng = np.array([12345], np.uint64)
@@ -211,10 +214,7 @@ X_WINS_IN_THREE_PLIES = position(
 )
 
 
-def test_the_compiled_search_proves_a_forced_win_and_stops_there() -> None:
-    core = ai.compiled_core()
-    if core is None:
-        pytest.skip("numba is not available here")
+def test_the_compiled_search_proves_a_forced_win_and_stops_there(core) -> None:
     from games.engines.ultimate_ttt import CELL_INDEX
 
     state = ENGINE.from_fen(X_WINS_IN_THREE_PLIES)
@@ -232,11 +232,8 @@ def test_hard_plays_the_forced_win_that_is_not_immediate() -> None:
         assert ai.choose(ENGINE, state, "hard", random.Random(seed), far(), iterations=20_000) == "f4"
 
 
-def test_the_compiled_search_alone_does_not_play_a_move_it_has_proven_lost() -> None:
+def test_the_compiled_search_alone_does_not_play_a_move_it_has_proven_lost(core) -> None:
     """Without Hard's filter of unsafe moves: every X move but i9 lets O win at once, so each is proven lost."""
-    core = ai.compiled_core()
-    if core is None:
-        pytest.skip("numba is not available here")
     from games.engines.ultimate_ttt import CELL_INDEX
 
     state = ENGINE.from_fen(X_MUST_BLOCK)
@@ -281,10 +278,7 @@ def _searched_then_two_plies_on(core, iterations: int):
     return arrays, expected, later
 
 
-def test_hards_next_search_starts_from_the_subtree_its_last_search_grew() -> None:
-    core = ai.compiled_core()
-    if core is None:
-        pytest.skip("numba is not available here")
+def test_hards_next_search_starts_from_the_subtree_its_last_search_grew(core) -> None:
     arrays, expected, later = _searched_then_two_plies_on(core, 30_000)
     kept = _tree_below(arrays, expected)
     assert len(kept) > 100
@@ -296,10 +290,7 @@ def test_hards_next_search_starts_from_the_subtree_its_last_search_grew() -> Non
     assert _tree_below(core.Tree.arrays(), 0) == kept
 
 
-def test_the_kept_playouts_count_for_the_next_move_and_another_game_starts_afresh() -> None:
-    core = ai.compiled_core()
-    if core is None:
-        pytest.skip("numba is not available here")
+def test_the_kept_playouts_count_for_the_next_move_and_another_game_starts_afresh(core) -> None:
     arrays, expected, later = _searched_then_two_plies_on(core, 30_000)
     kept = int(arrays[3][expected])
     moves = ai.legal_indexes(later)
@@ -316,10 +307,7 @@ def test_the_kept_playouts_count_for_the_next_move_and_another_game_starts_afres
     assert sum(visits.values()) == done == 2_000
 
 
-def test_hard_keeps_its_tree_only_where_the_game_went_on_from_it() -> None:
-    core = ai.compiled_core()
-    if core is None:
-        pytest.skip("numba is not available here")
+def test_hard_keeps_its_tree_only_where_the_game_went_on_from_it(core) -> None:
     _, expected, later = _searched_then_two_plies_on(core, 5_000)
     boards, won = core.state_arrays(later)
     meta = core.Tree.arrays()[-1].copy()
@@ -329,19 +317,13 @@ def test_hard_keeps_its_tree_only_where_the_game_went_on_from_it() -> None:
     assert core.two_plies_on(meta, boards, won) == (-1, -1)
 
 
-def test_a_tree_grown_without_hards_guesses_is_not_kept_for_hard() -> None:
-    core = ai.compiled_core()
-    if core is None:
-        pytest.skip("numba is not available here")
+def test_a_tree_grown_without_hards_guesses_is_not_kept_for_hard(core) -> None:
     _, _, later = _searched_then_two_plies_on(core, 5_000)
     boards, won = core.state_arrays(later)
     assert core.reroot(boards, won, core.Tree.arrays(), informed=False) == 0
 
 
-def test_every_node_of_hards_tree_holds_the_minimax_of_its_tried_moves_guesses() -> None:
-    core = ai.compiled_core()
-    if core is None:
-        pytest.skip("numba is not available here")
+def test_every_node_of_hards_tree_holds_the_minimax_of_its_tried_moves_guesses(core) -> None:
     _searched_then_two_plies_on(core, 20_000)
     first_child, n_children, n_tried, *_, heur, meta = core.Tree.arrays()
     checked = 0
@@ -353,10 +335,7 @@ def test_every_node_of_hards_tree_holds_the_minimax_of_its_tried_moves_guesses()
     assert checked > 1_000
 
 
-def test_hards_guess_favours_boards_won_in_the_centre_and_two_in_a_line() -> None:
-    core = ai.compiled_core()
-    if core is None:
-        pytest.skip("numba is not available here")
+def test_hards_guess_favours_boards_won_in_the_centre_and_two_in_a_line(core) -> None:
 
     import numpy as np
 
